@@ -1,0 +1,230 @@
+import { createHash, randomBytes } from 'node:crypto'
+import {
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+} from 'node:fs'
+import { request } from 'node:http'
+import { join } from 'node:path'
+import { pipeline } from 'node:stream/promises'
+import { createGunzip, createGzip } from 'node:zlib'
+import { sql } from 'kysely'
+import type { Db } from '../../../src/db/connect.ts'
+import { type CaseResult, load, measure, type RunningServer } from '../harness.ts'
+
+/**
+ * Issue 4's cases: an authenticated image list for an account holding 1,000 private images, and
+ * upload throughput (MB/s of compressed input) against a bare in-process gunzip + SHA-256 of the
+ * same file, with the server's peak RSS and the regions p99 while an upload streams.
+ */
+
+const CACHE = join(process.cwd(), '.bench')
+const MiB = 1024 * 1024
+
+/** A file generated once and kept in .bench/ (gitignored). */
+async function cached(name: string, make: (path: string) => Promise<void>): Promise<string> {
+  mkdirSync(CACHE, { recursive: true })
+  const path = join(CACHE, name)
+  if (!existsSync(path)) {
+    await make(`${path}.tmp`)
+    renameSync(`${path}.tmp`, path)
+  }
+  return path
+}
+
+/**
+ * A 1 GiB raw disk image as a fresh filesystem looks: zeros, with 1% of its 1 MiB blocks holding
+ * data (metadata, a few files), gzip-compressed.
+ */
+function sparseImage(): AsyncGenerator<Buffer> {
+  return (async function* () {
+    const zero = Buffer.alloc(MiB)
+    for (let block = 0; block < 1024; block++) yield block % 97 === 0 ? randomBytes(MiB) : zero
+  })()
+}
+
+/**
+ * Random-ish data: base64 text of random bytes, which gzip shrinks to about three quarters, so
+ * decompression does real work; enough of it to make a 200 MB gzip file.
+ */
+function randomishData(): AsyncGenerator<Buffer> {
+  return (async function* () {
+    for (let i = 0; i < 265; i++) yield Buffer.from(randomBytes(Math.round(MiB * 0.75)).toString('base64'))
+  })()
+}
+
+async function gzipTo(path: string, source: AsyncGenerator<Buffer>): Promise<void> {
+  await pipeline(source, createGzip({ level: 6 }), createWriteStream(path))
+}
+
+/** The bare pipeline the upload is measured against: gunzip + SHA-256, in process, no I/O but the read. */
+async function baseline(path: string): Promise<number> {
+  const started = process.hrtime.bigint()
+  const hash = createHash('sha256')
+  await pipeline(
+    createReadStream(path, { highWaterMark: MiB }),
+    createGunzip({ chunkSize: MiB }),
+    async (source) => {
+      for await (const chunk of source) hash.update(chunk as Buffer)
+    },
+  )
+  hash.digest()
+  return Number(process.hrtime.bigint() - started) / 1e9
+}
+
+function peakRss(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024
+}
+
+async function createUpload(baseUrl: string, token: string, label: string): Promise<string> {
+  const res = await fetch(`${baseUrl}/v4/images/upload`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ label, region: 'us-east' }),
+  })
+  if (res.status !== 200) throw new Error(`upload create answered ${res.status}: ${await res.text()}`)
+  return ((await res.json()) as { upload_to: string }).upload_to
+}
+
+/** PUTs a file to upload_to as `curl -T` would; resolves with the seconds it took. */
+function putFile(url: string, path: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint()
+    const req = request(
+      url,
+      {
+        method: 'PUT',
+        headers: { 'content-type': 'application/octet-stream', 'content-length': statSync(path).size },
+      },
+      (res) => {
+        let body = ''
+        res.on('data', (d) => {
+          body += d
+        })
+        res.on('end', () => {
+          if (res.statusCode !== 200) reject(new Error(`upload answered ${res.statusCode}: ${body}`))
+          else resolve(Number(process.hrtime.bigint() - started) / 1e9)
+        })
+      },
+    )
+    req.on('error', reject)
+    createReadStream(path, { highWaterMark: MiB }).pipe(req)
+  })
+}
+
+export interface UploadResult {
+  name: string
+  compressedMiB: number
+  uncompressedMiB: number
+  uploadMiBs: number
+  baselineMiBs: number
+  ratio: number
+  peakRssMiB: number
+  regionsIdleP99: number
+  regionsDuringP99: number
+}
+
+async function uploadCase(
+  server: RunningServer,
+  token: string,
+  name: string,
+  path: string,
+): Promise<UploadResult> {
+  const compressed = statSync(path).size / MiB
+  let uncompressed = 0
+  await pipeline(createReadStream(path), createGunzip(), async (source) => {
+    for await (const chunk of source) uncompressed += (chunk as Buffer).length
+  })
+  // Best of two for both sides, measured in the same run on the same file.
+  const base = Math.min(await baseline(path), await baseline(path))
+  const idle = await load(
+    server.baseUrl,
+    { method: 'GET', path: '/v4/regions' },
+    { duration: 3, connections: 1 },
+  )
+  const times: number[] = []
+  let during = 0
+  for (let i = 0; i < 2; i++) {
+    const url = await createUpload(server.baseUrl, token, `bench-${i}`)
+    const upload = putFile(url, path)
+    const probe = load(
+      server.baseUrl,
+      { method: 'GET', path: '/v4/regions' },
+      { duration: 2, connections: 1 },
+    )
+    const [seconds, probed] = await Promise.all([upload, probe])
+    times.push(seconds)
+    during = Math.max(during, probed.p99)
+  }
+  const upload = Math.min(...times)
+  return {
+    name,
+    compressedMiB: compressed,
+    uncompressedMiB: uncompressed / MiB,
+    uploadMiBs: compressed / upload,
+    baselineMiBs: compressed / base,
+    ratio: base / upload,
+    peakRssMiB: server.child.pid === undefined ? 0 : peakRss(server.child.pid),
+    regionsIdleP99: idle.p99,
+    regionsDuringP99: during,
+  }
+}
+
+export async function imageListCase(server: RunningServer, db: Db, token: string): Promise<CaseResult[]> {
+  const auth = { authorization: `Bearer ${token}` }
+  const profile = (await (await fetch(`${server.baseUrl}/v4/profile`, { headers: auth })).json()) as {
+    uid: number
+  }
+  const me = await db
+    .selectFrom('users')
+    .select('account_id')
+    .where('id', '=', profile.uid)
+    .executeTakeFirstOrThrow()
+  const numbers = sql`with recursive seq(n) as (select 0 union all select n + 1 from seq where n < 999) select n from seq`
+  await sql`insert into images (slug, account_id, label, description, created_by, type, status, size, capabilities,
+      is_public, deprecated, vendor, eol, expiry, created, updated)
+    select null, ${me.account_id}, 'image-' || n, '', 'admin', 'manual', 'available', 1024 + n, '[]',
+      ${false}, ${false}, null, null, null, '2026-01-01T00:00:00', '2026-01-01T00:00:00'
+    from (${numbers}) as s`.execute(db)
+  return [
+    await measure('GET /v4/images (1,000 private + public, page of 100)', server.baseUrl, {
+      method: 'GET',
+      path: '/v4/images',
+      headers: auth,
+    }),
+  ]
+}
+
+export async function uploadCases(server: RunningServer, token: string): Promise<UploadResult[]> {
+  const sparse = await cached('sparse-1GiB.img.gz', (p) => gzipTo(p, sparseImage()))
+  const randomish = await cached('randomish-200MB.gz', (p) => gzipTo(p, randomishData()))
+  return [
+    await uploadCase(server, token, '1 GiB sparse raw image', sparse),
+    await uploadCase(server, token, 'random-ish data', randomish),
+  ]
+}
+
+export function printUploads(results: UploadResult[]): boolean {
+  const lines = [
+    '### Image upload (PUT upload_to), SQLite + filesystem blob store',
+    '',
+    '| data | gzip MiB | raw MiB | upload MiB/s | bare gunzip+SHA-256 MiB/s | ratio (goal >= 60%) | server peak RSS MiB | regions p99 idle / during upload (goal <= 2x) |',
+    '|---|---|---|---|---|---|---|---|',
+  ]
+  let ok = true
+  for (const r of results) {
+    const ratioOk = r.ratio >= 0.6
+    const p99Ok = r.regionsDuringP99 <= 2 * Math.max(r.regionsIdleP99, 1)
+    ok &&= ratioOk && p99Ok
+    lines.push(
+      `| ${r.name} | ${r.compressedMiB.toFixed(1)} | ${r.uncompressedMiB.toFixed(0)} | ${r.uploadMiBs.toFixed(1)} | ${r.baselineMiBs.toFixed(1)} | ${(r.ratio * 100).toFixed(1)}% ${ratioOk ? 'met' : 'MISSED'} | ${r.peakRssMiB.toFixed(0)} | ${r.regionsIdleP99} / ${r.regionsDuringP99} ms ${p99Ok ? 'met' : 'MISSED'} |`,
+    )
+  }
+  process.stdout.write(`\n${lines.join('\n')}\n`)
+  return ok
+}

@@ -1,0 +1,38 @@
+import type { Db } from '../db/connect.ts'
+import { type CatalogueAvailability, type CatalogueRegion, defaultAvailability, REGIONS } from './regions.ts'
+
+/**
+ * Makes the region tables match the catalogue. Upserts keep a region's `status`, which an operator
+ * may have set (an outage) independently of the catalogue.
+ */
+export async function syncRegions(
+  db: Db,
+  regions: CatalogueRegion[] = REGIONS,
+  availability: CatalogueAvailability[] = defaultAvailability(regions),
+): Promise<void> {
+  const ids = regions.map((r) => r.id)
+  for (const [position, region] of regions.entries()) {
+    const values = {
+      label: region.label,
+      country: region.country,
+      capabilities: JSON.stringify(region.capabilities),
+      resolvers_ipv4: region.resolvers.ipv4,
+      resolvers_ipv6: region.resolvers.ipv6,
+      site_type: region.site_type,
+      position,
+    }
+    await db
+      .insertInto('regions')
+      .values({ id: region.id, status: region.status, ...values })
+      .onConflict((oc) => oc.column('id').doUpdateSet(values))
+      .execute()
+  }
+  if (ids.length > 0) await db.deleteFrom('regions').where('id', 'not in', ids).execute()
+  await db.deleteFrom('region_availability').execute()
+  if (availability.length > 0) {
+    await db
+      .insertInto('region_availability')
+      .values(availability.map((a, position) => ({ ...a, position })))
+      .execute()
+  }
+}

@@ -1,0 +1,5 @@
+import { expireUpload } from '../../modules/images/images.service.ts'
+import type { JobHandler } from '../job-kinds.ts'
+
+export const imageUploadExpiry: JobHandler<'image-upload-expiry'> = (context, payload) =>
+  expireUpload(context.db, context.blobs, context.clock, payload.imageId)

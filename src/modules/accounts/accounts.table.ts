@@ -1,0 +1,9 @@
+import type { Generated, Selectable } from 'kysely'
+
+export interface AccountTable {
+  id: Generated<number>
+  uuid: string
+  created: string
+}
+
+export type AccountRow = Selectable<AccountTable>

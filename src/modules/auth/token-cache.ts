@@ -1,0 +1,40 @@
+import { authGeneration, type Db } from '../../db/connect.ts'
+import type { TokenWithUser } from './tokens.repository.ts'
+
+/**
+ * Token lookups remembered between requests, but only while credentials are unchanged: each
+ * entry holds the `auth` change counter read before its lookup, and any change to a token, user,
+ * app or account, by any process, moves the counter (database triggers), so the next request
+ * reads the database again. Expiry is still checked on every request. Nothing here is a source of
+ * truth; without a counter (PostgreSQL) nothing is cached.
+ */
+const MAX_ENTRIES = 10_000
+
+interface Entry {
+  stamp: number
+  found: TokenWithUser
+}
+
+export class TokenCache {
+  readonly #entries = new Map<string, Entry>()
+  readonly #db: Db
+
+  constructor(db: Db) {
+    this.#db = db
+  }
+
+  async lookup(hash: string, load: (hash: string) => Promise<TokenWithUser | undefined>) {
+    const stamp = authGeneration(this.#db)
+    if (stamp === undefined) return load(hash)
+    const entry = this.#entries.get(hash)
+    if (entry !== undefined && entry.stamp === stamp) return entry.found
+    const found = await load(hash)
+    if (found === undefined) {
+      this.#entries.delete(hash)
+      return undefined
+    }
+    if (this.#entries.size >= MAX_ENTRIES) this.#entries.clear()
+    this.#entries.set(hash, { stamp, found })
+    return found
+  }
+}

@@ -1,0 +1,20 @@
+import { type Static, Type } from 'typebox'
+import { IdParamSchema, Page, TimestampSchema } from '../../../common/schemas.ts'
+
+export const DISK_FILESYSTEMS = ['raw', 'swap', 'ext3', 'ext4', 'initrd'] as const
+
+/** The disk object at 4.174.0 (api-facts 4.3), in the recorded key order. */
+export const DiskSchema = Type.Object({
+  id: Type.Integer(),
+  status: Type.String({ enum: ['ready', 'not ready', 'deleting'] }),
+  label: Type.String(),
+  created: TimestampSchema,
+  updated: TimestampSchema,
+  filesystem: Type.String({ enum: [...DISK_FILESYSTEMS] }),
+  size: Type.Integer(),
+})
+export type Disk = Static<typeof DiskSchema>
+
+export const DiskPageSchema = Page(DiskSchema)
+
+export const DiskParamsSchema = Type.Object({ instanceId: IdParamSchema, diskId: IdParamSchema })

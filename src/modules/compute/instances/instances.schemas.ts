@@ -1,0 +1,115 @@
+import { type Static, Type } from 'typebox'
+import { IdParamSchema, IdSchema, Nullable, Page, TimestampSchema } from '../../../common/schemas.ts'
+import { InterfaceInputSchema } from '../interfaces/interfaces.schemas.ts'
+
+export const INSTANCE_STATUSES = [
+  'running',
+  'offline',
+  'booting',
+  'rebooting',
+  'shutting_down',
+  'provisioning',
+  'deleting',
+  'migrating',
+  'rebuilding',
+  'cloning',
+  'restoring',
+  'stopped',
+] as const
+
+const AlertsSchema = Type.Object({
+  cpu: Type.Integer(),
+  network_in: Type.Integer(),
+  network_out: Type.Integer(),
+  transfer_quota: Type.Integer(),
+  io: Type.Integer(),
+})
+export type Alerts = Static<typeof AlertsSchema>
+
+/** The instance object in the key order the real API returns it at 4.174.0. */
+export const InstanceSchema = Type.Object({
+  id: Type.Integer(),
+  label: Type.String(),
+  group: Type.String(),
+  status: Type.String({ enum: [...INSTANCE_STATUSES] }),
+  created: TimestampSchema,
+  updated: TimestampSchema,
+  type: Nullable(Type.String()),
+  ipv4: Type.Array(Type.String()),
+  ipv6: Nullable(Type.String()),
+  image: Nullable(Type.String()),
+  region: Type.String(),
+  specs: Type.Object({
+    disk: Type.Integer(),
+    memory: Type.Integer(),
+    vcpus: Type.Integer(),
+    gpus: Type.Integer(),
+    transfer: Type.Integer(),
+  }),
+  alerts: AlertsSchema,
+  backups: Type.Object({
+    enabled: Type.Boolean(),
+    available: Type.Boolean(),
+    schedule: Type.Object({ day: Nullable(Type.String()), window: Nullable(Type.String()) }),
+    last_successful: Nullable(TimestampSchema),
+  }),
+  hypervisor: Type.String(),
+  watchdog_enabled: Type.Boolean(),
+  tags: Type.Array(Type.String()),
+  host_uuid: Type.String(),
+  has_user_data: Type.Boolean(),
+})
+export type Instance = Static<typeof InstanceSchema>
+
+export const InstancePageSchema = Page(InstanceSchema)
+
+/**
+ * Instance labels: 3-64 characters, letters, digits, dashes, underscores and periods, starting and
+ * ending with a letter or digit, without two of `-_.` in a row.
+ */
+export const InstanceLabelSchema = Type.String({
+  minLength: 3,
+  maxLength: 64,
+  pattern: '^(?!.*[-_.]{2})[A-Za-z0-9](?:[A-Za-z0-9_.-]*[A-Za-z0-9])?$',
+  'x-reason':
+    'Label must begin and end with a letter or number, and may only contain letters, numbers, dashes, underscores, and periods, without two of them in a row',
+})
+
+const TagSchema = Type.String({ minLength: 3, maxLength: 50 })
+
+export const CreateInstanceBodySchema = Type.Object({
+  region: Type.String({ minLength: 1, maxLength: 64 }),
+  type: Type.String({ minLength: 1, maxLength: 64 }),
+  label: Type.Optional(InstanceLabelSchema),
+  image: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
+  root_pass: Type.Optional(Type.String({ minLength: 7, maxLength: 128 })),
+  booted: Type.Optional(Type.Boolean()),
+  swap_size: Type.Optional(Type.Integer({ minimum: 0, maximum: 1048576 })),
+  group: Type.Optional(Type.String({ maxLength: 50 })),
+  tags: Type.Optional(Type.Array(TagSchema)),
+  interfaces: Type.Optional(Nullable(Type.Array(InterfaceInputSchema, { maxItems: 3 }))),
+})
+export type CreateInstanceBody = Static<typeof CreateInstanceBodySchema>
+
+export const UpdateInstanceBodySchema = Type.Object({
+  label: Type.Optional(InstanceLabelSchema),
+  group: Type.Optional(Type.String({ maxLength: 50 })),
+  tags: Type.Optional(Type.Array(TagSchema)),
+  watchdog_enabled: Type.Optional(Type.Boolean()),
+  alerts: Type.Optional(
+    Type.Object({
+      cpu: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647 })),
+      network_in: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647 })),
+      network_out: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647 })),
+      transfer_quota: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
+      io: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647 })),
+    }),
+  ),
+})
+export type UpdateInstanceBody = Static<typeof UpdateInstanceBodySchema>
+
+/** Boot and reboot may name the profile to boot. */
+export const PowerBodySchema = Type.Object({ config_id: Type.Optional(Nullable(IdSchema)) })
+export type PowerBody = Static<typeof PowerBodySchema>
+
+export const InstanceParamsSchema = Type.Object({ instanceId: IdParamSchema })

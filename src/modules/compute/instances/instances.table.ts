@@ -1,0 +1,37 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely'
+
+export interface InstanceTable {
+  id: Generated<number>
+  account_id: number
+  label: string
+  /** The wire field `group` (a reserved word in SQL). */
+  display_group: string
+  status: string
+  type: string
+  region: string
+  /** Wire id of the image deployed at creation, or NULL. */
+  image: string | null
+  /** The public IPv4 address (unique per region). */
+  ipv4: string
+  ipv6: string
+  host_uuid: string
+  watchdog_enabled: boolean
+  /** JSON object of alert thresholds. */
+  alerts: string
+  /** JSON array of tags. */
+  tags: string
+  has_user_data: boolean
+  /** The config profile last booted (its interfaces are active while running), or NULL. */
+  booted_config_id: number | null
+  created: string
+  updated: string
+}
+
+export type InstanceRow = Selectable<InstanceTable>
+export type NewInstanceRow = Insertable<InstanceTable>
+export type InstanceRowUpdate = Updateable<InstanceTable>
+
+export interface Ipv4PoolTable {
+  region: string
+  allocated: number
+}

@@ -1,0 +1,115 @@
+import type { Db } from '../../../db/connect.ts'
+import type {
+  InterfaceRangeRow,
+  InterfaceRow,
+  InterfaceRowUpdate,
+  NewInterfaceRow,
+} from './interfaces.table.ts'
+
+export async function listConfigInterfaces(db: Db, configId: number): Promise<InterfaceRow[]> {
+  return db
+    .selectFrom('compute_interfaces')
+    .selectAll()
+    .where('config_id', '=', configId)
+    .orderBy('position')
+    .execute()
+}
+
+/** The interfaces of several profiles in one query (a page of configs). */
+export async function listInterfacesOfConfigs(db: Db, configIds: readonly number[]): Promise<InterfaceRow[]> {
+  if (configIds.length === 0) return []
+  return db
+    .selectFrom('compute_interfaces')
+    .selectAll()
+    .where('config_id', 'in', configIds)
+    .orderBy('config_id')
+    .orderBy('position')
+    .execute()
+}
+
+export async function listRangesOfInterfaces(
+  db: Db,
+  interfaceIds: readonly number[],
+): Promise<InterfaceRangeRow[]> {
+  if (interfaceIds.length === 0) return []
+  return db
+    .selectFrom('compute_interface_ranges')
+    .selectAll()
+    .where('interface_id', 'in', interfaceIds)
+    .orderBy('interface_id')
+    .orderBy('position')
+    .execute()
+}
+
+/** What other instances hold in a subnet: their addresses and routed ranges. */
+export async function listSubnetHoldings(
+  db: Db,
+  subnetId: number,
+  exceptInstanceId: number,
+): Promise<{ addresses: string[]; ranges: string[] }> {
+  const addresses = await db
+    .selectFrom('compute_interfaces')
+    .select('ipv4_vpc')
+    .where('subnet_id', '=', subnetId)
+    .where('instance_id', '<>', exceptInstanceId)
+    .execute()
+  const ranges = await db
+    .selectFrom('compute_interface_ranges as r')
+    .innerJoin('compute_interfaces as i', 'i.id', 'r.interface_id')
+    .select('r.range')
+    .where('i.subnet_id', '=', subnetId)
+    .where('i.instance_id', '<>', exceptInstanceId)
+    .execute()
+  return {
+    addresses: addresses.flatMap((a) => (a.ipv4_vpc === null ? [] : [a.ipv4_vpc])),
+    ranges: ranges.map((r) => r.range),
+  }
+}
+
+export async function insertInterface(db: Db, row: NewInterfaceRow): Promise<InterfaceRow> {
+  return db.insertInto('compute_interfaces').values(row).returningAll().executeTakeFirstOrThrow()
+}
+
+export async function updateInterface(db: Db, id: number, values: InterfaceRowUpdate): Promise<InterfaceRow> {
+  return db
+    .updateTable('compute_interfaces')
+    .set(values)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow()
+}
+
+export async function deleteInterfaces(db: Db, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return
+  await db.deleteFrom('compute_interfaces').where('id', 'in', ids).execute()
+}
+
+/** A new primary clears the profile's old one (api-facts 4.3). */
+export async function clearPrimary(db: Db, configId: number, exceptId: number | null): Promise<void> {
+  let query = db
+    .updateTable('compute_interfaces')
+    .set({ is_primary: false })
+    .where('config_id', '=', configId)
+    .where('is_primary', '=', true)
+  if (exceptId !== null) query = query.where('id', '<>', exceptId)
+  await query.execute()
+}
+
+export async function replaceRanges(db: Db, interfaceId: number, ranges: readonly string[]): Promise<void> {
+  await db.deleteFrom('compute_interface_ranges').where('interface_id', '=', interfaceId).execute()
+  if (ranges.length === 0) return
+  await db
+    .insertInto('compute_interface_ranges')
+    .values(ranges.map((range, position) => ({ interface_id: interfaceId, position, range })))
+    .execute()
+}
+
+/** Keeps eth order contiguous after a removal. */
+export async function closePositionGap(db: Db, configId: number, removedPosition: number): Promise<void> {
+  await db
+    .updateTable('compute_interfaces')
+    .set((eb) => ({ position: eb('position', '-', 1) }))
+    .where('config_id', '=', configId)
+    .where('position', '>', removedPosition)
+    .execute()
+}

@@ -1,0 +1,114 @@
+import { badRequest, ErrorCollector } from '../../common/errors.ts'
+import type { Db } from '../../db/connect.ts'
+import { inTransaction } from '../../db/transaction.ts'
+import type { Actor } from '../auth/actor.ts'
+import { getAccountUserRow } from '../users/users.service.ts'
+import type { UserRow } from '../users/users.table.ts'
+import { assertUnrestricted } from './authorize.ts'
+import {
+  GLOBAL_GRANT_FLAGS,
+  GRANT_ENTITY_TYPES,
+  type GrantEntityType,
+  type Permission,
+} from './grant-types.ts'
+import * as repo from './grants.repository.ts'
+import type { GlobalGrants, Grant, GrantsDocument, UpdateGrantsBody } from './grants.schemas.ts'
+import type { GlobalGrantRow } from './grants.table.ts'
+
+function toGlobal(row: GlobalGrantRow | undefined): GlobalGrants {
+  return {
+    account_access: (row?.account_access ?? null) as GlobalGrants['account_access'],
+    add_databases: row?.add_databases ?? false,
+    add_domains: row?.add_domains ?? false,
+    add_firewalls: row?.add_firewalls ?? false,
+    add_images: row?.add_images ?? false,
+    add_computes: row?.add_computes ?? false,
+    add_monitoring: row?.add_monitoring ?? false,
+    add_loadbalancers: row?.add_loadbalancers ?? false,
+    add_scripts: row?.add_scripts ?? false,
+    add_volumes: row?.add_volumes ?? false,
+    add_vpcs: row?.add_vpcs ?? false,
+    cancel_account: row?.cancel_account ?? false,
+    monitoring_subscription: row?.monitoring_subscription ?? false,
+  }
+}
+
+/**
+ * A restricted user's grants document. `onlyGranted` leaves out entities the user cannot access
+ * (what `/profile/grants` shows); otherwise every entity of the account is listed, with
+ * `permissions: null` where there is no grant (what an account admin edits).
+ */
+export async function buildGrantsDocument(
+  db: Db,
+  user: UserRow,
+  onlyGranted: boolean,
+): Promise<GrantsDocument> {
+  const [global, held, ...entities] = await Promise.all([
+    repo.findGlobalGrants(db, user.id),
+    repo.listEntityGrants(db, user.id),
+    ...GRANT_ENTITY_TYPES.map((type) => repo.listGrantableEntities(db, type, user.account_id)),
+  ])
+  const permissionOf = new Map(
+    held.map((g) => [`${g.entity_type}:${g.entity_id}`, g.permissions as Permission]),
+  )
+  const lists = {} as Record<GrantEntityType, Grant[]>
+  GRANT_ENTITY_TYPES.forEach((type, i) => {
+    const grants = (entities[i] ?? []).map((e) => ({
+      id: e.id,
+      label: e.label,
+      permissions: permissionOf.get(`${type}:${e.id}`) ?? null,
+    }))
+    lists[type] = onlyGranted ? grants.filter((g) => g.permissions !== null) : grants
+  })
+  return { ...lists, global: toGlobal(global) }
+}
+
+/** GET /account/users/{username}/grants: undefined (204) for an unrestricted user. */
+export async function getUserGrants(
+  db: Db,
+  actor: Actor,
+  username: string,
+): Promise<GrantsDocument | undefined> {
+  assertUnrestricted(actor)
+  const user = await getAccountUserRow(db, actor, username)
+  if (!user.restricted) return undefined
+  return buildGrantsDocument(db, user, false)
+}
+
+export async function updateUserGrants(
+  db: Db,
+  actor: Actor,
+  username: string,
+  body: UpdateGrantsBody,
+): Promise<GrantsDocument> {
+  assertUnrestricted(actor)
+  return inTransaction(db, async (trx) => {
+    const user = await getAccountUserRow(trx, actor, username)
+    if (!user.restricted) throw badRequest('Grants are not available for unrestricted users')
+    const errors = new ErrorCollector()
+    const updates: Array<[GrantEntityType, number, Permission | null]> = []
+    for (const type of GRANT_ENTITY_TYPES) {
+      const requested = body[type]
+      if (requested === undefined) continue
+      const existing = new Set(
+        (await repo.listGrantableEntities(trx, type, user.account_id)).map((e) => e.id),
+      )
+      requested.forEach((grant, i) => {
+        if (!existing.has(grant.id)) errors.add('Entity not found', `${type}[${i}].id`)
+        else updates.push([type, grant.id, grant.permissions as Permission | null])
+      })
+    }
+    errors.throwIfAny()
+    await repo.ensureGlobalGrants(trx, user.id)
+    if (body.global) {
+      const values: Record<string, unknown> = {}
+      for (const flag of GLOBAL_GRANT_FLAGS)
+        if (body.global[flag] !== undefined) values[flag] = body.global[flag]
+      if (body.global.account_access !== undefined) values.account_access = body.global.account_access
+      await repo.updateGlobalGrants(trx, user.id, values)
+    }
+    for (const [type, id, permissions] of updates)
+      await repo.setEntityPermission(trx, user.id, type, id, permissions)
+    return buildGrantsDocument(trx, user, false)
+  })
+}

@@ -1,0 +1,16 @@
+import { type Static, Type } from 'typebox'
+import { IdParamSchema, Page, TimestampSchema } from '../../../common/schemas.ts'
+
+/** Key order of the real API (api-facts appendix). */
+export const TrustedDeviceSchema = Type.Object({
+  id: Type.Integer(),
+  created: TimestampSchema,
+  expiry: TimestampSchema,
+  user_agent: Type.String(),
+  last_authenticated: TimestampSchema,
+  last_remote_addr: Type.String(),
+})
+export type TrustedDevice = Static<typeof TrustedDeviceSchema>
+
+export const TrustedDevicePageSchema = Page(TrustedDeviceSchema)
+export const DeviceParamsSchema = Type.Object({ deviceId: IdParamSchema })

@@ -1,0 +1,16 @@
+import { type Static, Type } from 'typebox'
+import { IdParamSchema, Page, TimestampSchema } from '../../../common/schemas.ts'
+
+/** Key order of the real API (api-facts appendix). */
+export const LoginSchema = Type.Object({
+  id: Type.Integer(),
+  datetime: TimestampSchema,
+  ip: Type.String(),
+  username: Type.String(),
+  status: Type.String({ enum: ['successful', 'failed'] }),
+  restricted: Type.Boolean(),
+})
+export type Login = Static<typeof LoginSchema>
+
+export const LoginPageSchema = Page(LoginSchema)
+export const LoginParamsSchema = Type.Object({ loginId: IdParamSchema })

@@ -1,0 +1,14 @@
+import type { Selectable } from 'kysely'
+
+/** A phone verification in progress: one per user, the code sealed so it can be sent again. */
+export interface PhoneVerificationTable {
+  user_id: number
+  /** E.164 */
+  phone_number: string
+  code_sealed: string
+  expiry: string
+  attempts: number
+  created: string
+}
+
+export type PhoneVerificationRow = Selectable<PhoneVerificationTable>

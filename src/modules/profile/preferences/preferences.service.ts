@@ -1,0 +1,51 @@
+import { badRequest } from '../../../common/errors.ts'
+import type { Db } from '../../../db/connect.ts'
+import { inTransaction } from '../../../db/transaction.ts'
+import type { Actor } from '../../auth/actor.ts'
+import * as repo from './preferences.repository.ts'
+import type { Preferences } from './preferences.schemas.ts'
+
+/** API document, Limits: the stored object is at most 65,535 characters once serialized. */
+export const PREFERENCES_MAX_LENGTH = 65_535
+
+/** Deeper nesting is refused: serializing it would exhaust the stack long before the size limit. */
+export const PREFERENCES_MAX_DEPTH = 100
+
+/** The nesting depth of a JSON value, counted without recursion. */
+function depthOf(value: unknown): number {
+  let deepest = 0
+  const stack: Array<[unknown, number]> = [[value, 1]]
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop() as [unknown, number]
+    if (node === null || typeof node !== 'object') continue
+    if (depth > deepest) deepest = depth
+    if (deepest > PREFERENCES_MAX_DEPTH) return deepest
+    for (const child of Object.values(node)) stack.push([child, depth + 1])
+  }
+  return deepest
+}
+
+/** Preferences belong to the OAuth client behind the token; personal access tokens share one slot. */
+const clientKey = (actor: Actor): string => actor.clientId ?? ''
+
+export async function getPreferences(db: Db, actor: Actor): Promise<Preferences> {
+  const stored = await repo.findPreferences(db, actor.user.id, clientKey(actor))
+  return stored === undefined ? {} : (JSON.parse(stored) as Preferences)
+}
+
+/** Replaces the whole object (nothing is merged). */
+export async function replacePreferences(
+  db: Db,
+  actor: Actor,
+  preferences: Preferences,
+): Promise<Preferences> {
+  if (depthOf(preferences) > PREFERENCES_MAX_DEPTH) {
+    throw badRequest(`Preferences must not be nested more than ${PREFERENCES_MAX_DEPTH} levels deep`)
+  }
+  const text = JSON.stringify(preferences)
+  if (text.length > PREFERENCES_MAX_LENGTH) {
+    throw badRequest(`Preferences must be at most ${PREFERENCES_MAX_LENGTH} characters when serialized`)
+  }
+  await inTransaction(db, (trx) => repo.savePreferences(trx, actor.user.id, clientKey(actor), text))
+  return preferences
+}

@@ -1,0 +1,30 @@
+import { type Static, Type } from 'typebox'
+import { IdParamSchema, Nullable, Page, TimestampSchema } from '../../../common/schemas.ts'
+
+/** Key order as recorded from the real API; `token` is the full secret only in the create response. */
+export const TokenSchema = Type.Object({
+  id: Type.Integer(),
+  scopes: Type.String(),
+  created: TimestampSchema,
+  label: Type.String(),
+  token: Type.String(),
+  expiry: Nullable(TimestampSchema),
+})
+export type Token = Static<typeof TokenSchema>
+
+export const TokenPageSchema = Page(TokenSchema)
+
+const TokenLabelSchema = Type.String({ minLength: 1, maxLength: 100 })
+
+export const CreateTokenBodySchema = Type.Object({
+  label: TokenLabelSchema,
+  scopes: Type.Optional(Type.String({ maxLength: 1024 })),
+  expiry: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
+})
+export type CreateTokenBody = Static<typeof CreateTokenBodySchema>
+
+export const UpdateTokenBodySchema = Type.Object({
+  label: Type.Optional(TokenLabelSchema),
+})
+
+export const TokenParamsSchema = Type.Object({ tokenId: IdParamSchema })

@@ -1,0 +1,75 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import { invalidToken, scopeDenied } from '../common/errors.ts'
+import { nowTimestamp } from '../common/time.ts'
+import type { Actor } from '../modules/auth/actor.ts'
+import { authenticate } from '../modules/auth/authenticate.ts'
+import { hasScopes, type Scope } from '../modules/auth/scopes.ts'
+import { TokenCache } from '../modules/auth/token-cache.ts'
+
+/**
+ * What a route needs from the caller, declared in its `config.auth`:
+ * - `{ scopes: [...] }`: a token holding every listed scope (`{}`: any valid token);
+ * - `{ public: true }`: no token needed; a token that is sent must still be valid, and `scopes`
+ *   (if given) only documents what a token needs to see more (images).
+ * Every API route must declare one; a route without it fails at start-up.
+ */
+export interface RouteAuth {
+  public?: boolean
+  scopes?: Scope[]
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: RouteAuth
+    /** The raw URL holds a secret (upload URLs): logs show the route pattern instead. */
+    sensitiveUrl?: boolean
+  }
+  interface FastifyRequest {
+    actor: Actor | null
+  }
+}
+
+const acceptedScopes = (auth: RouteAuth): string =>
+  auth.scopes && auth.scopes.length > 0 ? auth.scopes.join(',') : '*'
+
+/** The actor of an authenticated route (the auth hook guarantees it is there). */
+export function requireActor(request: FastifyRequest): Actor {
+  if (request.actor === null) throw invalidToken()
+  return request.actor
+}
+
+async function authPlugin(app: FastifyInstance, options: { apiPrefixes: string[] }): Promise<void> {
+  app.decorateRequest('actor', null)
+  const tokens = new TokenCache(app.db)
+
+  app.addHook('onRoute', (route) => {
+    const isApi = options.apiPrefixes.some((p) => route.url === p || route.url.startsWith(`${p}/`))
+    if (isApi && route.method !== 'OPTIONS' && route.config?.auth === undefined) {
+      throw new Error(`route ${String(route.method)} ${route.url} does not declare config.auth`)
+    }
+  })
+
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const auth = request.routeOptions.config.auth
+    if (auth === undefined) return
+    reply.header('X-Accepted-OAuth-Scopes', acceptedScopes(auth))
+    let actor: Actor | null
+    try {
+      actor = await authenticate(app.db, request.headers.authorization, nowTimestamp(app.clock), tokens)
+    } catch (error) {
+      reply.header('X-OAuth-Scopes', 'unknown')
+      throw error
+    }
+    if (actor === null) {
+      if (auth.public) return
+      throw invalidToken()
+    }
+    request.actor = actor
+    reply.header('X-OAuth-Scopes', actor.scopeText)
+    reply.header('X-Customer-UUID', actor.accountUuid)
+    if (!auth.public && auth.scopes && !hasScopes(actor.scopes, auth.scopes)) throw scopeDenied()
+  })
+}
+
+export const auth = fp(authPlugin, { name: 'auth', dependencies: ['db'] })

@@ -1,0 +1,110 @@
+import { STATUS_CODES } from 'node:http'
+import type { Socket } from 'node:net'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import FindMyWay from 'find-my-way'
+import { NoResultError } from 'kysely'
+import { ApiError, type ErrorItem } from '../common/errors.ts'
+import { type SchemaError, schemaErrorsToItems } from '../common/validation.ts'
+
+/**
+ * One error handler for the whole API: every failure leaves as `{"errors":[…]}` with a 4xx or,
+ * for the unexpected, a logged 500 that reveals nothing.
+ */
+const send = (reply: FastifyReply, status: number, errors: ErrorItem[]) =>
+  reply.code(status).type('application/json; charset=utf-8').send({ errors })
+
+const FASTIFY_ERRORS: Record<string, [number, string]> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'Content-Type must be application/json'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'Content-Length does not match the body'],
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'Request body is too large'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'Request body must be a JSON object'],
+  FST_ERR_CTP_INVALID_JSON_BODY: [400, 'Request body is not valid JSON'],
+  FST_ERR_CTP_EMPTY_TYPE: [400, 'Content-Type must not be empty'],
+  FST_ERR_CTP_INVALID_TYPE: [415, 'Content-Type must be application/json'],
+}
+
+const METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const
+
+function handleError(
+  this: FastifyInstance,
+  error: FastifyError | ApiError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  if (error instanceof ApiError) return send(reply, error.status, error.errors)
+  // A row that vanished between a service's lookup and its update (a concurrent delete).
+  if (error instanceof NoResultError) return send(reply, 404, [{ reason: 'Not found' }])
+
+  const fastifyError = error as FastifyError
+  if (fastifyError.validation) {
+    const context = fastifyError.validationContext ?? 'body'
+    // A path parameter that does not match (`05`, `abc`) names nothing that exists.
+    if (context === 'params') return send(reply, 404, [{ reason: 'Not found' }])
+    const items = schemaErrorsToItems(fastifyError.validation as unknown as SchemaError[], context)
+    return send(reply, 400, items)
+  }
+  const known = fastifyError.code ? FASTIFY_ERRORS[fastifyError.code] : undefined
+  if (known) return send(reply, known[0], [{ reason: known[1] }])
+  if (error instanceof SyntaxError || fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+    return send(reply, 400, [{ reason: 'Request body is not valid JSON' }])
+  }
+  const status = fastifyError.statusCode
+  if (status !== undefined && status >= 400 && status < 500) {
+    return send(reply, status, [{ reason: status === 404 ? 'Not found' : 'Bad request' }])
+  }
+  request.log.error({ err: error, reqId: request.id }, 'unhandled error')
+  return send(reply, 500, [{ reason: `Internal server error (request ${request.id})` }])
+}
+
+async function errorsPlugin(app: FastifyInstance) {
+  // A shadow router of every route, so a known path with the wrong method gets 405, not 404.
+  const shadow = FindMyWay({ ignoreTrailingSlash: true })
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method]
+    for (const method of methods) {
+      if (method === 'OPTIONS' || method === 'HEAD') continue
+      shadow.on(method as 'GET', route.url, () => {})
+    }
+  })
+
+  app.setErrorHandler(handleError)
+
+  // A NUL (`%00`) in the path names nothing that can exist, and PostgreSQL refuses it in text.
+  app.addHook('onRequest', async (request) => {
+    const path = request.url.split('?', 1)[0] ?? ''
+    if (path.includes('%') && /%00/i.test(path)) throw new ApiError('not_found', [{ reason: 'Not found' }])
+  })
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/'
+    const allowed = METHODS.filter((m) => m !== request.method && shadow.find(m, path) !== null)
+    if (allowed.length > 0) {
+      reply.header('Allow', [...allowed, ...(allowed.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', '))
+      return send(reply, 405, [{ reason: 'Method not allowed' }])
+    }
+    return send(reply, 404, [{ reason: 'Not found' }])
+  })
+}
+
+export const errors = fp(errorsPlugin, { name: 'errors' })
+
+/** Fastify's own refusals before routing (a malformed URL): the same envelope as everything else. */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  request.log.debug({ code: error.code }, 'refused before routing')
+  void send(reply, 400, [{ reason: 'Malformed request URL' }])
+}
+
+/**
+ * Refusals by Node's HTTP parser (oversized headers, malformed requests) never reach Fastify;
+ * they are answered on the socket, still in the envelope.
+ */
+export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (!socket.writable) return
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400
+  const reason = status === 431 ? 'Request headers are too large' : 'Malformed HTTP request'
+  const body = JSON.stringify({ errors: [{ reason }] })
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  )
+}

@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+import type { UploadLimits } from '../modules/images/image-data.ts'
+
+/** What the image upload needs to know: its public address and its limits. */
+export interface ImageUploadSettings extends UploadLimits {
+  /** Base URL clients reach this server at, without a trailing slash; `upload_to` starts with it. */
+  publicUrl: string
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    imageUploads: ImageUploadSettings
+  }
+}
+
+export const GIB = 1024 ** 3
+
+export const DEFAULT_IMAGE_UPLOADS: ImageUploadSettings = {
+  publicUrl: 'http://127.0.0.1:8080',
+  maxCompressedBytes: 5 * GIB,
+  maxUncompressedBytes: 6 * GIB,
+}
+
+async function imageUploadsPlugin(app: FastifyInstance, options: Partial<ImageUploadSettings>) {
+  app.decorate('imageUploads', {
+    publicUrl: options.publicUrl ?? DEFAULT_IMAGE_UPLOADS.publicUrl,
+    maxCompressedBytes: options.maxCompressedBytes ?? DEFAULT_IMAGE_UPLOADS.maxCompressedBytes,
+    maxUncompressedBytes: options.maxUncompressedBytes ?? DEFAULT_IMAGE_UPLOADS.maxUncompressedBytes,
+  })
+}
+
+export const imageUploads = fp(imageUploadsPlugin, { name: 'image-uploads' })

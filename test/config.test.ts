@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict'
+import { resolve } from 'node:path'
+import { describe, it } from 'node:test'
+import { baseUrl, ConfigError, loadConfig } from '../src/config.ts'
+
+describe('configuration', () => {
+  it('defaults: 127.0.0.1:8080, ./data, SQLite in the data directory', () => {
+    const config = loadConfig({})
+    assert.equal(config.port, 8080)
+    assert.equal(config.host, '127.0.0.1')
+    assert.equal(config.dataDir, resolve('./data'))
+    assert.deepEqual(config.database, { kind: 'sqlite', location: resolve('./data/cloudplane.db') })
+    assert.equal(config.logLevel, 'info')
+    assert.equal(config.bootstrapToken, undefined)
+    assert.equal(baseUrl(config), 'http://127.0.0.1:8080')
+  })
+
+  it('reads the environment, and flags override it', () => {
+    const config = loadConfig(
+      {
+        PORT: '9000',
+        HOST: '0.0.0.0',
+        DATA_DIR: 'var/cp',
+        LOG_LEVEL: 'warn',
+        DATABASE_URL: 'sqlite::memory:',
+      },
+      { port: '9001' },
+    )
+    assert.equal(config.port, 9001)
+    assert.equal(baseUrl(config), 'http://127.0.0.1:9001')
+    assert.equal(config.dataDir, resolve('var/cp'))
+    assert.deepEqual(config.database, { kind: 'sqlite', location: ':memory:' })
+    const pg = loadConfig({ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test?schema=cp_one' })
+    assert.deepEqual(pg.database, {
+      kind: 'postgres',
+      location: 'postgres://postgres@127.0.0.1:5432/test',
+      schema: 'cp_one',
+    })
+    const token = 'AB'.repeat(32)
+    assert.equal(loadConfig({ CLOUDPLANE_BOOTSTRAP_TOKEN: token }).bootstrapToken, token.toLowerCase())
+  })
+
+  it('an invalid setting stops start-up with a message naming it', () => {
+    const cases: Array<[Record<string, string>, string]> = [
+      [{ PORT: 'eighty' }, 'PORT'],
+      [{ PORT: '70000' }, 'PORT'],
+      [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+      [{ DATABASE_URL: 'postgres://x?schema=Bad-Name' }, 'DATABASE_URL'],
+      [{ DATABASE_URL: 'sqlite:' }, 'DATABASE_URL'],
+      [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+      [{ CLOUDPLANE_BOOTSTRAP_TOKEN: 'short' }, 'CLOUDPLANE_BOOTSTRAP_TOKEN'],
+    ]
+    for (const [env, setting] of cases) {
+      assert.throws(
+        () => loadConfig(env),
+        (e: unknown) =>
+          e instanceof ConfigError &&
+          e.setting === setting &&
+          e.message.startsWith(`${setting}: `) &&
+          !e.message.includes('\n'),
+        JSON.stringify(env),
+      )
+    }
+  })
+})

@@ -1,0 +1,78 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { createServer } from 'node:net'
+import { fileURLToPath } from 'node:url'
+
+const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url))
+
+/** A free loopback port (the OS picks one; tiny race, fine for tests). */
+export async function freePort(): Promise<number> {
+  const server = createServer()
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  const address = server.address()
+  server.close()
+  if (address === null || typeof address === 'string') throw new Error('no port')
+  return address.port
+}
+
+export interface ServerProcess {
+  baseUrl: string
+  child: ChildProcess
+  /** Everything the process printed so far (stdout and stderr). */
+  output(): string
+  stop(): Promise<number | null>
+}
+
+/**
+ * Starts `cloudplane serve` as a separate process and waits until `/readyz` says ready: a real
+ * second API process for multi-process tests (two processes on one PostgreSQL database).
+ */
+export async function startServerProcess(
+  env: Record<string, string>,
+  timeoutMs = 30_000,
+): Promise<ServerProcess> {
+  const port = await freePort()
+  let output = ''
+  const child = spawn(process.execPath, [CLI, 'serve'], {
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  child.stdout?.on('data', (d) => {
+    output += d
+  })
+  child.stderr?.on('data', (d) => {
+    output += d
+  })
+  // A failing test must not leave a server behind (it would also keep the test process alive).
+  const killOnExit = () => child.kill('SIGKILL')
+  process.once('exit', killOnExit)
+  child.once('exit', () => process.removeListener('exit', killOnExit))
+  const baseUrl = `http://127.0.0.1:${port}`
+  const stop = async () => {
+    if (child.exitCode !== null) return child.exitCode
+    child.kill('SIGTERM')
+    const [code] = await once(child, 'exit')
+    return code as number | null
+  }
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${output}`)
+    try {
+      const res = await fetch(`${baseUrl}/readyz`)
+      if (res.status === 200) return { baseUrl, child, output: () => output, stop }
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  await stop()
+  throw new Error(`server did not become ready in ${timeoutMs} ms: ${output}`)
+}
+
+/** A DATABASE_URL for the test's PostgreSQL schema, for server processes to share it. */
+export function postgresUrlForSchema(url: string, schema: string): string {
+  const parsed = new URL(url)
+  parsed.searchParams.set('schema', schema)
+  return parsed.toString()
+}

@@ -1,0 +1,65 @@
+import { gzipSync } from 'node:zlib'
+import type { TestApp } from '../../helpers/app.ts'
+import type { TestUser } from '../../helpers/factories.ts'
+
+/** A small raw disk image: an MBR-like first sector, then zeros (and a marker so hashes differ). */
+export function rawImage(bytes: number, marker = 'cloudplane'): Buffer {
+  const data = Buffer.alloc(bytes)
+  data.write(marker.slice(0, Math.max(0, bytes - 3)), Math.min(3, bytes))
+  if (bytes >= 512) data.writeUInt16BE(0x55aa, 510)
+  return data
+}
+
+export const gz = (data: Buffer) => gzipSync(data)
+
+export interface StartedUpload {
+  image: { id: string; label: string; status: string; size: number }
+  uploadTo: string
+  /** Path and token of `upload_to`, for `t.request`. */
+  path: string
+  token: string
+}
+
+export async function startUpload(
+  t: TestApp,
+  owner: TestUser,
+  body: Record<string, unknown> = { label: 'uploaded', region: 'us-east' },
+): Promise<StartedUpload> {
+  const res = await t.request({
+    method: 'POST',
+    url: '/v4/images/upload',
+    headers: owner.headers,
+    payload: body,
+  })
+  if (res.status !== 200) throw new Error(`upload create failed: ${res.status} ${JSON.stringify(res.body)}`)
+  const token = String(res.body.upload_to).split('/').at(-1) as string
+  // The public URL may carry a path prefix (a proxy's); the app itself serves /image-uploads/<token>.
+  return { image: res.body.image, uploadTo: res.body.upload_to, path: `/image-uploads/${token}`, token }
+}
+
+export function putData(t: TestApp, path: string, payload: Buffer | NodeJS.ReadableStream, headers = {}) {
+  return t.request({
+    method: 'PUT',
+    url: path,
+    headers: { 'content-type': 'application/octet-stream', ...headers },
+    payload: payload as Buffer,
+  })
+}
+
+/** A private image that went through the whole upload; returns its wire id and numeric id. */
+export async function createImage(
+  t: TestApp,
+  owner: TestUser,
+  label = 'my-image',
+  options: { cloudInit?: boolean; description?: string } = {},
+): Promise<{ id: string; numericId: number }> {
+  const started = await startUpload(t, owner, {
+    label,
+    region: 'us-east',
+    ...(options.cloudInit !== undefined && { cloud_init: options.cloudInit }),
+    ...(options.description !== undefined && { description: options.description }),
+  })
+  const res = await putData(t, started.path, gz(rawImage(4096, label)))
+  if (res.status !== 200) throw new Error(`upload failed: ${res.status} ${JSON.stringify(res.body)}`)
+  return { id: started.image.id, numericId: Number(started.image.id.split('/')[1]) }
+}

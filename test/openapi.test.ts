@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import { after, before, describe, it } from 'node:test'
+import { generateOpenApiDocument } from '../src/openapi-document.ts'
+import { buildTestApp, type TestApp } from './helpers/app.ts'
+
+describe('OpenAPI document', () => {
+  let t: TestApp
+  before(async () => {
+    t = await buildTestApp()
+  })
+  after(() => t.close())
+
+  it('the committed openapi.json is up to date (run `npm run openapi:export`)', async () => {
+    const committed = readFileSync(new URL('../openapi.json', import.meta.url), 'utf8')
+    const generated = await generateOpenApiDocument()
+    assert.ok(committed === generated, 'openapi.json is stale: run `npm run openapi:export` and commit it')
+  })
+
+  it('is served at /v4/openapi.json: OpenAPI 3.1, /v4 paths, every operation with an id and its scopes', async () => {
+    const res = await t.request({ method: 'GET', url: '/v4/openapi.json' })
+    assert.equal(res.status, 200)
+    const doc = res.body
+    assert.equal(doc.openapi, '3.1.0')
+    assert.equal(doc.info.version, '4.174.0')
+    assert.deepEqual(doc.servers, [{ url: '/v4' }])
+    assert.ok(doc.paths['/regions'])
+    assert.ok(doc.paths['/account/events/{eventId}'])
+    assert.ok(
+      !Object.keys(doc.paths).some((p: string) => p.startsWith('/v4')),
+      'paths are relative to the server URL',
+    )
+    const ids = new Set<string>()
+    for (const [path, item] of Object.entries(
+      doc.paths as Record<
+        string,
+        Record<string, { operationId?: string; security?: unknown; responses?: Record<string, unknown> }>
+      >,
+    )) {
+      for (const [method, op] of Object.entries(item)) {
+        assert.ok(op.operationId, `${method} ${path} has an operationId`)
+        assert.ok(!ids.has(op.operationId), `operationId ${op.operationId} is unique`)
+        ids.add(op.operationId)
+        assert.ok(op.security, `${method} ${path} documents its security`)
+        assert.ok(
+          op.responses?.['200'] || op.responses?.['204'],
+          `${method} ${path} documents its success response`,
+        )
+      }
+    }
+  })
+
+  it('serves the interactive reference at /docs', async () => {
+    const res = await t.request({ method: 'GET', url: '/docs' })
+    assert.ok([200, 302].includes(res.status))
+    const page = await t.request({ method: 'GET', url: '/docs/' })
+    assert.equal(page.status, 200)
+    assert.match(String(page.headers['content-type']), /text\/html/)
+  })
+})
