@@ -20,9 +20,6 @@ export const uploadTooLarge = (limit: number) =>
     { reason: `Image data must not exceed ${formatSize(limit)} (gzip-compressed)` },
   ])
 
-/** Compressed bytes sent to the worker but not yet decompressed: bounds memory per upload. */
-const MAX_IN_FLIGHT = 4 * 1024 * 1024
-
 /** The worker's file, as `.ts` when run from source and `.js` once built. */
 const WORKER_URL = new URL(
   `./image-inspection.worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`,
@@ -30,33 +27,38 @@ const WORKER_URL = new URL(
 )
 
 /**
- * Compressed bytes are handed to the worker in batches of this size: one copy and one message per
- * megabyte instead of per network read (64 KiB), which keeps the API thread's share of the work small.
+ * Compressed bytes go to the worker through one shared ring of this size, which bounds memory per
+ * upload. Copying into shared memory allocates nothing per chunk: buffers handed between threads
+ * count as new external memory on each side, and that churn made the API thread's garbage
+ * collector run several times a second during an upload, stalling other requests.
  */
+const RING_BYTES = 8 * 1024 * 1024
+
+/** The worker is told of new bytes a megabyte at a time: one message per batch, not per read. */
 const BATCH_BYTES = 1024 * 1024
 
 /** One upload's inspection in its own worker thread, fed in order with flow control. */
 class InspectionWorker {
   readonly result: Promise<InspectionResult>
   readonly #worker: Worker
-  #batch = new Uint8Array(BATCH_BYTES)
-  /** Batches the worker has finished with, filled again rather than allocated anew. */
-  readonly #spare: Uint8Array[] = []
-  #batched = 0
-  #sent = false
+  readonly #ring = new Uint8Array(new SharedArrayBuffer(RING_BYTES))
+  /** Where the next byte goes. */
+  #head = 0
+  /** Bytes written into the ring that the worker has not been told of yet, ending at #head. */
+  #pending = 0
+  /** Bytes in the ring the worker has not consumed yet (told of or pending). */
   #inFlight = 0
+  #sent = false
   #waiting: Array<() => void> = []
   #settled = false
 
   constructor(maxUncompressedBytes: number) {
-    this.#worker = new Worker(WORKER_URL, { workerData: { maxUncompressedBytes } })
+    this.#worker = new Worker(WORKER_URL, { workerData: { maxUncompressedBytes, ring: this.#ring.buffer } })
     this.result = new Promise<InspectionResult>((resolve, reject) => {
       this.#worker.on('message', (reply: InspectionReply) => {
         if ('ack' in reply) {
           this.#inFlight -= reply.ack
-          if (reply.buffer?.byteLength === BATCH_BYTES)
-            this.#spare.push(reply.buffer as Uint8Array<ArrayBuffer>)
-          if (this.#inFlight <= MAX_IN_FLIGHT) this.#wake()
+          if (RING_BYTES - this.#inFlight >= BATCH_BYTES) this.#wake()
         } else if ('done' in reply) resolve(reply.done)
         else {
           const { refusal, code, message } = reply.failed
@@ -72,25 +74,32 @@ class InspectionWorker {
     )
   }
 
-  /** Queues a chunk (copied); resolves when there is room for more. */
+  /** Copies a chunk into the ring; resolves once all of it is in, waiting for room as needed. */
   async write(chunk: Buffer): Promise<void> {
-    if (this.#settled) return
     let offset = 0
-    while (offset < chunk.length) {
-      const n = Math.min(chunk.length - offset, BATCH_BYTES - this.#batched)
-      this.#batch.set(chunk.subarray(offset, offset + n), this.#batched)
-      this.#batched += n
+    while (offset < chunk.length && !this.#settled) {
+      const room = Math.min(RING_BYTES - this.#inFlight, RING_BYTES - this.#head)
+      if (room === 0) {
+        this.#announce()
+        await new Promise<void>((resolve) => this.#waiting.push(resolve))
+        continue
+      }
+      const n = Math.min(chunk.length - offset, room)
+      this.#ring.set(chunk.subarray(offset, offset + n), this.#head)
+      this.#head = (this.#head + n) % RING_BYTES
+      this.#inFlight += n
+      this.#pending += n
       offset += n
-      if (this.#batched === BATCH_BYTES) this.#flush()
+      // A run told to the worker never wraps: at the ring's end it is announced as it stands.
+      if (this.#pending >= BATCH_BYTES || this.#head === 0) this.#announce()
     }
     // The first bytes go at once, so a file of the wrong format is refused without waiting.
-    if (!this.#sent) this.#flush()
-    if (this.#inFlight > MAX_IN_FLIGHT) await new Promise<void>((resolve) => this.#waiting.push(resolve))
+    if (!this.#sent) this.#announce()
   }
 
   end(): Promise<InspectionResult> {
     if (!this.#settled) {
-      this.#flush()
+      this.#announce()
       this.#worker.postMessage({ end: true } satisfies InspectionMessage)
     }
     return this.result
@@ -100,17 +109,15 @@ class InspectionWorker {
     void this.#worker.terminate()
   }
 
-  #flush(): void {
-    if (this.#batched === 0) return
-    const full = this.#batched === BATCH_BYTES
-    // A full batch is handed over whole; a partial one is copied and the buffer used again.
-    const chunk = full ? this.#batch : this.#batch.slice(0, this.#batched)
-    this.#worker.postMessage({ chunk } satisfies InspectionMessage, [chunk.buffer])
-    this.#inFlight += chunk.length
+  #announce(): void {
+    if (this.#pending === 0) return
+    const end = this.#head === 0 ? RING_BYTES : this.#head
+    this.#worker.postMessage({
+      offset: end - this.#pending,
+      length: this.#pending,
+    } satisfies InspectionMessage)
+    this.#pending = 0
     this.#sent = true
-    if (full)
-      this.#batch = (this.#spare.pop() as Uint8Array<ArrayBuffer> | undefined) ?? new Uint8Array(BATCH_BYTES)
-    this.#batched = 0
   }
 
   #settle(): void {

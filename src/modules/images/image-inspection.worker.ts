@@ -5,15 +5,15 @@ import { ApiError } from '../../common/errors.ts'
 import { createInspection } from './image-inspection.ts'
 
 /**
- * Worker thread running one upload's inspection. Messages in: `{ chunk }` (compressed bytes, in
- * order) and `{ end: true }`. Messages out: `{ ack }` once a chunk has been decompressed (the sender
- * keeps only a few in flight; a whole batch comes back with it, to be filled again), then
- * `{ done }` or `{ failed }`.
+ * Worker thread running one upload's inspection. The compressed bytes arrive in a ring of shared
+ * memory (`workerData.ring`); messages in: `{ offset, length }` (the next run of bytes in the ring,
+ * in order) and `{ end: true }`. Messages out: `{ ack }` once a run has been decompressed and its
+ * part of the ring may be written again, then `{ done }` or `{ failed }`.
  */
-export type InspectionMessage = { chunk: Uint8Array } | { end: true }
+export type InspectionMessage = { offset: number; length: number } | { end: true }
 
 export type InspectionReply =
-  | { ack: number; buffer?: Uint8Array }
+  | { ack: number }
   | { done: { uncompressedBytes: number; sha256: string } }
   | { failed: { refusal?: ConstructorParameters<typeof ApiError>; code?: string; message: string } }
 
@@ -35,9 +35,11 @@ function lowerOwnPriority(): void {
 lowerOwnPriority()
 const post = (reply: InspectionReply) => port.postMessage(reply)
 
-const { input, done } = createInspection(
-  (workerData as { maxUncompressedBytes: number }).maxUncompressedBytes,
-)
+const { maxUncompressedBytes, ring } = workerData as {
+  maxUncompressedBytes: number
+  ring: SharedArrayBuffer
+}
+const { input, done } = createInspection(maxUncompressedBytes)
 
 done.then(
   (result) => post({ done: result }),
@@ -56,14 +58,8 @@ done.then(
 port.on('message', (message: InspectionMessage) => {
   if ('end' in message) input.end()
   else {
-    const batch = message.chunk
-    const chunk = Buffer.from(batch.buffer, batch.byteOffset, batch.byteLength)
-    // Once decompressed, the batch goes back to the sender for reuse: fresh megabyte buffers for
-    // every batch would keep the API thread's garbage collector busy with long pauses.
-    input.write(chunk, () =>
-      port.postMessage({ ack: chunk.length, buffer: batch } satisfies InspectionReply, [
-        batch.buffer as ArrayBuffer,
-      ]),
-    )
+    // zlib has consumed a chunk when its write callback runs, so its bytes may then be overwritten.
+    const { offset, length } = message
+    input.write(Buffer.from(ring, offset, length), () => post({ ack: length }))
   }
 })

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { createHash } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import { PassThrough, Readable, Writable } from 'node:stream'
 import { buffer } from 'node:stream/consumers'
 import { after, before, describe, it } from 'node:test'
@@ -151,6 +151,29 @@ describe('image upload', () => {
     const res = await putData(t, chunked.path, Readable.from(pieces))
     assert.equal(res.status, 200, JSON.stringify(res.body))
     assert.equal(res.body.size, 2)
+  })
+
+  it('passes every byte of a large upload to the checks, whatever the sizes of its chunks', async () => {
+    // Random data barely compresses, so about 20 MiB of gzip goes through the API thread's shared
+    // ring (8 MiB) to the checking worker, wrapping around it several times in the middle of chunks.
+    const owner = await createAccount(t)
+    const started = await startUpload(t, owner)
+    const raw = Buffer.concat([rawImage(512), randomBytes(20 * MIB)])
+    const data = gz(raw)
+    const chunks = function* () {
+      for (let at = 0, size = 1; at < data.length; at += size, size = 1 + ((size * 7 + 100_003) % 300_007))
+        yield data.subarray(at, at + size)
+    }
+    const res = await putData(t, started.path, Readable.from(chunks(), { objectMode: false }))
+    assert.equal(res.status, 200, JSON.stringify(res.body))
+    const row = await t.db
+      .selectFrom('images')
+      .select(['checksum', 'uncompressed_bytes', 'stored_bytes'])
+      .where('id', '=', Number(started.image.id.split('/')[1]))
+      .executeTakeFirstOrThrow()
+    assert.equal(row.uncompressed_bytes, raw.length)
+    assert.equal(row.stored_bytes, data.length)
+    assert.equal(row.checksum, createHash('sha256').update(raw).digest('hex'))
   })
 
   it('accepts a concatenated (multi-member) gzip', async () => {
