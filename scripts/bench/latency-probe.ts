@@ -1,4 +1,5 @@
 import { Agent, request } from 'node:http'
+import { setTimeout as sleep } from 'node:timers/promises'
 
 /**
  * A paced latency probe: one keep-alive connection sending a GET every `intervalMs`. Unlike a
@@ -43,7 +44,7 @@ export function startProbe(url: string, intervalMs = 10): Probe {
       const now = process.hrtime.bigint()
       let start = due
       if (due > now) {
-        await new Promise((r) => setTimeout(r, Number(due - now) / 1e6))
+        await sleep(Number(due - now) / 1e6)
         start = process.hrtime.bigint()
       }
       await once()

@@ -12,6 +12,7 @@ import {
 } from 'node:fs'
 import { join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import { createGunzip, createGzip } from 'node:zlib'
 import { sql } from 'kysely'
@@ -132,10 +133,9 @@ async function uploadCase(
   await pipeline(createReadStream(path), createGunzip(), async (source) => {
     for await (const chunk of source) uncompressed += (chunk as Buffer).length
   })
-  // Best of three for both sides, measured in the same run on the same file.
+  // Best of three for the bare pipeline and of five for the upload, in the same run on the same file.
   const base = Math.min(await baseline(path), await baseline(path), await baseline(path))
   const regions = `${server.baseUrl}/v4/regions`
-  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
   const warmup = startProbe(regions) // warms this process's client path; not measured
   await sleep(1000)
   await warmup.stop()

@@ -21,8 +21,9 @@ const port = parentPort
 if (port === null) throw new Error('image-inspection.worker.ts runs as a worker thread')
 
 /**
- * Decompressing and hashing gigabytes is background work: on Linux this thread lowers its own
- * scheduling priority, so API requests on the main thread are served first when cores are short.
+ * Hashing gigabytes is background work: on Linux this thread lowers its own scheduling priority,
+ * so API requests on the main thread are served first when cores are short. (zlib's inflate runs
+ * on libuv's thread pool, shared with the process, and keeps its normal priority.)
  */
 function lowerOwnPriority(): void {
   try {
