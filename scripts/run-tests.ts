@@ -60,6 +60,7 @@ if (pgUrl) {
 const concurrency = process.env.TEST_CONCURRENCY ?? String(Math.max(2, availableParallelism()))
 const tapDir = mkdtempSync(join(tmpdir(), 'cloudplane-tests-'))
 const summaries: string[] = []
+const overall = { pass: 0, fail: 0, skipped: 0 }
 let failed = false
 for (const dialect of dialects) {
   console.log(`\n=== ${files.length} test files on ${dialect} ===\n`)
@@ -79,7 +80,13 @@ for (const dialect of dialects) {
     ],
     {
       stdio: 'inherit',
-      env: { ...process.env, CLOUDPLANE_TEST_DIALECT: dialect, CLOUDPLANE_TEST_SCHEMA_PREFIX: schemaPrefix },
+      env: {
+        ...process.env,
+        CLOUDPLANE_TEST_DIALECT: dialect,
+        CLOUDPLANE_TEST_SCHEMA_PREFIX: schemaPrefix,
+        // Every cached prepared statement is checked against a fresh build (src/db/prepared.ts).
+        CLOUDPLANE_VERIFY_PREPARED: '1',
+      },
     },
   )
   if (dialect === 'postgres' && pgUrl) await dropRunSchemas(pgUrl)
@@ -90,6 +97,9 @@ for (const dialect of dialects) {
       m[2],
     ]),
   )
+  overall.pass += Number(totals.pass ?? 0)
+  overall.fail += Number(totals.fail ?? 0) + Number(totals.cancelled ?? 0)
+  overall.skipped += Number(totals.skipped ?? 0)
   const seconds = ((Date.now() - started) / 1000).toFixed(0)
   summaries.push(
     `${dialect}: ${totals.tests} tests, ${totals.pass} passed, ${totals.fail} failed, ${totals.skipped} skipped, ${totals.cancelled} cancelled (${seconds} s)`,
@@ -98,4 +108,6 @@ for (const dialect of dialects) {
 }
 rmSync(tapDir, { recursive: true, force: true })
 console.log(`\n${summaries.join('\n')}`)
+// Both engines together, in the plain form CI reads (cancelled tests count as failed).
+console.log(`${overall.pass} passed, ${overall.fail} failed, ${overall.skipped} skipped`)
 process.exit(failed ? 1 : 0)

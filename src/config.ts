@@ -1,6 +1,12 @@
+import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { loadRegionsFile, type RegionCatalogue, RegionsFileError } from './catalogue/regions-file.ts'
 import { type DatabaseTarget, parseDatabaseUrl } from './db/connect.ts'
+import { isRateLimitMode, RATE_LIMIT_MODES, type RateLimitMode } from './plugins/rate-limit-modes.ts'
+import { ConfigError, SETTINGS, type SettingFlag } from './settings.ts'
+import { DEFAULT_NAMING, isNaming, NAMINGS, type Naming } from './vocabulary/naming.ts'
+
+export { ConfigError, SETTINGS, type SettingFlag }
 
 /**
  * The one place that reads the environment. Each setting has an environment variable and a
@@ -29,43 +35,43 @@ export interface Config {
   imageUploadLimit: number
   /** Largest uncompressed image, in bytes: stops decompression bombs (default 6 GB). */
   imageSizeLimit: number
-}
-
-export class ConfigError extends Error {
-  readonly setting: string
-
-  constructor(setting: string, message: string) {
-    super(`${setting}: ${message}`)
-    this.name = 'ConfigError'
-    this.setting = setting
-  }
+  /** Whether CLOUDPLANE_PUBLIC_URL was set; otherwise `publicUrl` follows the port actually bound. */
+  publicUrlConfigured: boolean
+  /** Whether CLOUDPLANE_BLOBS_DIR was set; an in-memory database otherwise keeps image data in memory. */
+  blobsDirConfigured: boolean
+  /** How long a start keeps retrying an unreachable PostgreSQL, in milliseconds (0: no retry). */
+  databaseConnectTimeoutMs: number
+  /** Whether the `/_cloudplane` control API exists: CLOUDPLANE_CONTROL, else on for SQLite only. */
+  control: boolean
+  /** With the control API: the request journal (CLOUDPLANE_JOURNAL, on unless off). */
+  journal: boolean
+  /** The control API's key (CLOUDPLANE_ADMIN_KEY); undefined: generated on first start, printed once. */
+  adminKey: string | undefined
+  /** A seed file's path and text (CLOUDPLANE_SEED_FILE), read at start-up. */
+  seedFile: { path: string; text: string } | undefined
+  /** Makes generated values repeatable (CLOUDPLANE_RANDOM_SEED). */
+  randomSeed: string | undefined
+  /** The wire vocabulary (CLOUDPLANE_NAMING), fixed for a database by its first start. */
+  naming: Naming
+  /** CLOUDPLANE_RATE_LIMITS: `off` (default; login and phone codes still limited) or `real`. */
+  rateLimits: RateLimitMode
+  /** CLOUDPLANE_REDIS_URL: where the processes of a deployment count rate limits together. */
+  redisUrl: string | undefined
 }
 
 /** Flag names of `cloudplane serve`, each overriding its environment variable. */
-export const CONFIG_FLAGS = {
-  port: 'PORT',
-  host: 'HOST',
-  'data-dir': 'DATA_DIR',
-  'database-url': 'DATABASE_URL',
-  'log-level': 'LOG_LEVEL',
-  'bootstrap-token': 'CLOUDPLANE_BOOTSTRAP_TOKEN',
-  'secret-key': 'CLOUDPLANE_SECRET_KEY',
-  'phone-webhook-url': 'CLOUDPLANE_PHONE_WEBHOOK_URL',
-  'public-url': 'CLOUDPLANE_PUBLIC_URL',
-  'regions-file': 'CLOUDPLANE_REGIONS_FILE',
-  'blobs-dir': 'CLOUDPLANE_BLOBS_DIR',
-  'image-upload-limit': 'CLOUDPLANE_IMAGE_UPLOAD_LIMIT',
-  'image-size-limit': 'CLOUDPLANE_IMAGE_SIZE_LIMIT',
-} as const
+export const CONFIG_FLAGS = Object.fromEntries(
+  Object.entries(SETTINGS).map(([flag, setting]) => [flag, setting.env]),
+) as { [F in SettingFlag]: (typeof SETTINGS)[F]['env'] }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 
 export function loadConfig(
   env: Record<string, string | undefined> = process.env,
-  flags: Partial<Record<keyof typeof CONFIG_FLAGS, string>> = {},
+  flags: Partial<Record<SettingFlag, string>> = {},
 ): Config {
   const get = (name: string): string | undefined => {
-    const flag = Object.entries(CONFIG_FLAGS).find(([, v]) => v === name)?.[0] as keyof typeof CONFIG_FLAGS
+    const flag = Object.entries(CONFIG_FLAGS).find(([, v]) => v === name)?.[0] as SettingFlag
     const value = flags[flag] ?? env[name]
     return value === undefined || value === '' ? undefined : value
   }
@@ -85,6 +91,15 @@ export function loadConfig(
   if (database === undefined) {
     throw new ConfigError('DATABASE_URL', 'must be sqlite:<file>, sqlite::memory: or postgres://…')
   }
+
+  const timeoutText = get('DATABASE_CONNECT_TIMEOUT') ?? '30'
+  if (!/^[0-9]{1,6}$/.test(timeoutText)) {
+    throw new ConfigError(
+      'DATABASE_CONNECT_TIMEOUT',
+      `must be a whole number of seconds (0 or more), got "${timeoutText}"`,
+    )
+  }
+  const databaseConnectTimeoutMs = Number(timeoutText) * 1000
 
   const logLevel = get('LOG_LEVEL') ?? 'info'
   if (!LOG_LEVELS.includes(logLevel)) {
@@ -128,9 +143,52 @@ export function loadConfig(
     throw error
   }
 
-  const blobsDir = resolve(get('CLOUDPLANE_BLOBS_DIR') ?? resolve(dataDir, 'blobs'))
+  const blobsDirText = get('CLOUDPLANE_BLOBS_DIR')
+  const blobsDir = resolve(blobsDirText ?? resolve(dataDir, 'blobs'))
   const imageUploadLimit = sizeSetting(get, 'CLOUDPLANE_IMAGE_UPLOAD_LIMIT', '5G')
   const imageSizeLimit = sizeSetting(get, 'CLOUDPLANE_IMAGE_SIZE_LIMIT', '6G')
+
+  const controlText = get('CLOUDPLANE_CONTROL')?.toLowerCase()
+  if (controlText !== undefined && !['on', 'off', 'true', 'false', '1', '0'].includes(controlText)) {
+    throw new ConfigError('CLOUDPLANE_CONTROL', `must be on or off, got "${controlText}"`)
+  }
+  const control =
+    controlText === undefined ? database.kind === 'sqlite' : ['on', 'true', '1'].includes(controlText)
+  const journalText = get('CLOUDPLANE_JOURNAL')?.toLowerCase()
+  if (journalText !== undefined && !['on', 'off', 'true', 'false', '1', '0'].includes(journalText)) {
+    throw new ConfigError('CLOUDPLANE_JOURNAL', `must be on or off, got "${journalText}"`)
+  }
+  const journal = journalText === undefined || ['on', 'true', '1'].includes(journalText)
+  const adminKey = get('CLOUDPLANE_ADMIN_KEY')
+  if (adminKey !== undefined && !/^[\x21-\x7e]{16,256}$/.test(adminKey)) {
+    throw new ConfigError('CLOUDPLANE_ADMIN_KEY', 'must be 16-256 printable characters without spaces')
+  }
+  const seedPath = get('CLOUDPLANE_SEED_FILE')
+  let seedFile: Config['seedFile']
+  if (seedPath !== undefined) {
+    try {
+      seedFile = { path: resolve(seedPath), text: readFileSync(resolve(seedPath), 'utf8') }
+    } catch (error) {
+      throw new ConfigError('CLOUDPLANE_SEED_FILE', `cannot read ${seedPath}: ${(error as Error).message}`)
+    }
+  }
+
+  const naming = get('CLOUDPLANE_NAMING') ?? DEFAULT_NAMING
+  if (!isNaming(naming)) {
+    throw new ConfigError('CLOUDPLANE_NAMING', `must be ${NAMINGS.join(' or ')}, got "${naming}"`)
+  }
+
+  const rateLimits = get('CLOUDPLANE_RATE_LIMITS')?.toLowerCase() ?? 'off'
+  if (!isRateLimitMode(rateLimits)) {
+    throw new ConfigError(
+      'CLOUDPLANE_RATE_LIMITS',
+      `must be ${RATE_LIMIT_MODES.join(' or ')}, got "${rateLimits}"`,
+    )
+  }
+  const redisUrl = get('CLOUDPLANE_REDIS_URL')
+  if (redisUrl !== undefined && !/^rediss?:\/\/[^\s]+$/.test(redisUrl)) {
+    throw new ConfigError('CLOUDPLANE_REDIS_URL', `must be a redis:// or rediss:// URL, got "${redisUrl}"`)
+  }
 
   return {
     port,
@@ -147,7 +205,23 @@ export function loadConfig(
     blobsDir,
     imageUploadLimit,
     imageSizeLimit,
+    publicUrlConfigured: publicUrlText !== undefined,
+    blobsDirConfigured: blobsDirText !== undefined,
+    databaseConnectTimeoutMs,
+    control,
+    journal,
+    adminKey,
+    seedFile,
+    randomSeed: get('CLOUDPLANE_RANDOM_SEED'),
+    naming,
+    rateLimits,
+    redisUrl,
   }
+}
+
+/** `sqlite::memory:`: a database that lives and dies with one process. */
+export function isMemoryDatabase(config: Pick<Config, 'database'>): boolean {
+  return config.database.kind === 'sqlite' && config.database.location === ':memory:'
 }
 
 const SIZE_UNITS: Record<string, number> = { '': 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3, T: 1024 ** 4 }

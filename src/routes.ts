@@ -1,15 +1,24 @@
 import type { FastifyInstance } from 'fastify'
+import { accountRoutes } from './modules/accounts/account.routes.ts'
 import { configsRoutes } from './modules/compute/configs/configs.routes.ts'
 import { disksRoutes } from './modules/compute/disks/disks.routes.ts'
 import { instancesRoutes } from './modules/compute/instances/instances.routes.ts'
+import { transferQuotas } from './modules/compute/instances/instances.service.ts'
 import { interfacesRoutes } from './modules/compute/interfaces/interfaces.routes.ts'
+import { scriptsRoutes } from './modules/compute/scripts/scripts.routes.ts'
 import { computeTypesRoutes } from './modules/compute/types/types.routes.ts'
+import { domainsRoutes } from './modules/domains/domains.routes.ts'
+import { domainRecordsRoutes } from './modules/domains/records/records.routes.ts'
 import { eventsRoutes } from './modules/events/events.routes.ts'
-import { grantsRoutes } from './modules/grants/grants.routes.ts'
 import { imagesRoutes } from './modules/images/images.routes.ts'
+import { findDeployableImage } from './modules/images/images.service.ts'
+import { loadbalancersRoutes } from './modules/loadbalancers/loadbalancers.routes.ts'
+import { oauthClientsRoutes } from './modules/oauth-clients/oauth-clients.routes.ts'
 import { profileRoutes } from './modules/profile/profile.routes.ts'
 import { regionsRoutes } from './modules/regions/regions.routes.ts'
+import { userGrantsRoutes } from './modules/users/user-grants.routes.ts'
 import { usersRoutes } from './modules/users/users.routes.ts'
+import { volumesRoutes } from './modules/volumes/volumes.routes.ts'
 import { vpcIpsRoutes } from './modules/vpcs/ips/vpc-ips.routes.ts'
 import { subnetsRoutes } from './modules/vpcs/subnets/subnets.routes.ts'
 import { vpcsRoutes } from './modules/vpcs/vpcs.routes.ts'
@@ -22,17 +31,24 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
   await app.register(imagesRoutes)
   await app.register(profileRoutes)
   await app.register(usersRoutes)
-  await app.register(grantsRoutes)
+  await app.register(userGrantsRoutes)
   await app.register(eventsRoutes)
+  await app.register(oauthClientsRoutes)
   await app.register(vpcsRoutes)
   await app.register(subnetsRoutes)
   await app.register(vpcIpsRoutes)
   await app.register(computeTypesRoutes)
-  await app.register(instancesRoutes)
+  await app.register(instancesRoutes, { images: { find: findDeployableImage } })
   await app.register(configsRoutes)
   await app.register(interfacesRoutes)
   await app.register(disksRoutes)
+  await app.register(accountRoutes, { transfer: transferQuotas })
+  await app.register(loadbalancersRoutes)
+  await app.register(volumesRoutes)
+  await app.register(domainsRoutes)
+  await app.register(domainRecordsRoutes)
+  await app.register(scriptsRoutes, { images: { find: findDeployableImage } })
 }
 
-/** The API is served under both roots (Decisions, 6). */
+/** The API is served under both roots (docs/decisions.md#api-roots). */
 export const API_PREFIXES = ['/v4', '/v4beta']

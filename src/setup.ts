@@ -2,17 +2,17 @@ import { type CatalogueOptions, seedCatalogue } from './catalogue/seed.ts'
 import { type Clock, nowTimestamp } from './common/time.ts'
 import type { Db } from './db/connect.ts'
 import { lockForSeeding } from './db/dialects/dialect.ts'
+import { getMeta, setMeta } from './db/meta.repository.ts'
 import { migrateToLatest } from './db/migrate.ts'
 import { inTransaction } from './db/transaction.ts'
-import { createAccountWithOwner } from './modules/accounts/accounts.service.ts'
 import { issueToken } from './modules/auth/issue-token.ts'
 import { hashTokenSecret, tokenPrefix } from './modules/auth/token-secret.ts'
 import { insertTokenIfAbsent } from './modules/auth/tokens.repository.ts'
 import { findUserById } from './modules/users/users.repository.ts'
+import { createAccountWithOwner } from './modules/users/users.service.ts'
 
 export const DEFAULT_USERNAME = 'admin'
 export const DEFAULT_EMAIL = 'admin@example.com'
-const DEFAULT_USER_KEY = 'default_user_id'
 
 export interface SetupResult {
   migrations: string[]
@@ -35,12 +35,8 @@ export async function prepareDatabase(
     await lockForSeeding(trx)
     await seedCatalogue(trx, options.catalogue)
     if (options.defaultAccount === false) return undefined
-    const known = await trx
-      .selectFrom('meta')
-      .select('value')
-      .where('key', '=', DEFAULT_USER_KEY)
-      .executeTakeFirst()
-    let userId = known ? Number(known.value) : undefined
+    const known = await getMeta(trx, 'default_user_id')
+    let userId = known !== undefined ? Number(known) : undefined
     let result: SetupResult['created']
     if (userId === undefined || (await findUserById(trx, userId)) === undefined) {
       const { user } = await createAccountWithOwner(trx, clock, {
@@ -48,11 +44,7 @@ export async function prepareDatabase(
         email: DEFAULT_EMAIL,
       })
       userId = user.id
-      await trx
-        .insertInto('meta')
-        .values({ key: DEFAULT_USER_KEY, value: String(user.id) })
-        .onConflict((oc) => oc.column('key').doUpdateSet({ value: String(user.id) }))
-        .execute()
+      await setMeta(trx, 'default_user_id', String(user.id))
       result = { username: user.username }
       if (options.bootstrapToken === undefined) {
         const issued = await issueToken(trx, {
@@ -66,17 +58,48 @@ export async function prepareDatabase(
       }
     }
     if (options.bootstrapToken !== undefined) {
-      await insertTokenIfAbsent(trx, {
+      await seedBootstrapToken(trx, clock, {
         userId,
-        label: 'bootstrap',
-        scopes: '*',
-        tokenHash: hashTokenSecret(options.bootstrapToken),
-        tokenPrefix: tokenPrefix(options.bootstrapToken),
-        created: nowTimestamp(clock),
-        expiry: null,
+        secret: options.bootstrapToken,
+        newOwner: result !== undefined,
       })
     }
     return result
   })
   return created ? { migrations, created } : { migrations }
+}
+
+/**
+ * Creates the configured bootstrap token once: a later start with the same value leaves it alone,
+ * so a revoked bootstrap token stays revoked. A different value is the operator's new token, and a
+ * re-created default owner gets it again (it has no other token).
+ */
+async function seedBootstrapToken(
+  db: Db,
+  clock: Clock,
+  { userId, secret, newOwner }: { userId: number; secret: string; newOwner: boolean },
+): Promise<void> {
+  const hash = hashTokenSecret(secret)
+  if (!newOwner && (await getMeta(db, 'bootstrap_token_hash')) === hash) return
+  await setMeta(db, 'bootstrap_token_hash', hash)
+  // Looked up first: an INSERT that meets the existing row would still draw (and waste) a token id.
+  if (await tokenHashExists(db, secret)) return
+  await insertTokenIfAbsent(db, {
+    userId,
+    label: 'bootstrap',
+    scopes: '*',
+    tokenHash: hash,
+    tokenPrefix: tokenPrefix(secret),
+    created: nowTimestamp(clock),
+    expiry: null,
+  })
+}
+
+async function tokenHashExists(db: Db, secret: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('tokens')
+    .select('id')
+    .where('token_hash', '=', hashTokenSecret(secret))
+    .executeTakeFirst()
+  return row !== undefined
 }

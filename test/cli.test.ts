@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
-import { spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { execFile, spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
@@ -9,26 +9,65 @@ import { createTestDatabase, type TestDatabase, testDialect, testPostgresUrl } f
 import { postgresUrlForSchema, type ServerProcess, startServerProcess } from './helpers/processes.ts'
 
 const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url))
+const VERSION = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version
+
+interface Run {
+  status: number | null
+  stdout: string
+  stderr: string
+}
+
+/** The environment without anything that points the CLI at a database: each test says which. */
+function cleanEnv(extra: Record<string, string>): Record<string, string | undefined> {
+  const { DATA_DIR: _d, DATABASE_URL: _u, PORT: _p, ...rest } = process.env
+  return { ...rest, LOG_LEVEL: 'warn', ...extra }
+}
+
+/** Runs the CLI without waiting synchronously, so that independent runs overlap. */
+function runAsync(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { env: cleanEnv(env), encoding: 'utf8' },
+      (error, stdout, stderr) => {
+        const status = error === null ? 0 : typeof error.code === 'number' ? error.code : null
+        resolve({ status, stdout, stderr })
+      },
+    )
+  })
+}
+
+const DB_COMMANDS: string[][] = [
+  ['migrate'],
+  ['account', 'create', '--username', 'mem-user', '--email', 'mem@example.com'],
+  ['account', 'limits', '--username', 'mem-user'],
+  ['token', 'create', '--username', 'mem-user'],
+  ['region', 'status', 'us-east', 'ok'],
+]
 
 describe('the cloudplane command', () => {
   let dir: string
   let database: TestDatabase | undefined
   let env: Record<string, string>
+  /** How the server's database is named by flags instead of the environment. */
+  let databaseFlags: string[]
   let server: ServerProcess
 
-  const run = (args: string[], extra: Record<string, string> = {}) =>
-    spawnSync(process.execPath, [CLI, ...args], {
-      env: { ...process.env, ...env, ...extra },
-      encoding: 'utf8',
-    })
+  const run = (args: string[], extra: Record<string, string> = {}): Run =>
+    spawnSync(process.execPath, [CLI, ...args], { env: cleanEnv({ ...env, ...extra }), encoding: 'utf8' })
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'cloudplane-cli-'))
-    env = { DATA_DIR: dir, LOG_LEVEL: 'warn' }
+    env = { DATA_DIR: dir }
+    databaseFlags = ['--data-dir', dir]
     if (testDialect() === 'postgres') {
       database = await createTestDatabase()
       await database.db.destroy()
       env.DATABASE_URL = postgresUrlForSchema(testPostgresUrl(), database.schema as string)
+      databaseFlags = ['--database-url', env.DATABASE_URL]
     }
     server = await startServerProcess(env)
   })
@@ -67,7 +106,7 @@ describe('the cloudplane command', () => {
     const result = run([
       'token',
       'create',
-      '--user',
+      '--username',
       'ci-runner-2',
       '--scopes',
       'events:read_only',
@@ -85,22 +124,166 @@ describe('the cloudplane command', () => {
       headers: { authorization: `Bearer ${token}` },
     })
     assert.equal(users.status, 401, 'the token holds only the scopes asked for')
+    const oldSpelling = run(['token', 'create', '--user', 'ci-runner-2'])
+    assert.equal(oldSpelling.status, 0, `--user still works: ${oldSpelling.stderr}`)
+    assert.match(oldSpelling.stdout.trim(), /^[0-9a-f]{64}$/)
   })
 
-  it('refuses bad arguments with one line and exit code 2', () => {
+  it('every command that acts on the database takes --data-dir / --database-url like serve', async () => {
+    const created = run(
+      ['account', 'create', '--username', 'ci-flags', '--email', 'flags@example.com', ...databaseFlags],
+      { DATA_DIR: '', DATABASE_URL: '' },
+    )
+    assert.equal(created.status, 0, created.stderr)
+    const res = await fetch(`${server.baseUrl}/v4/profile`, {
+      headers: { authorization: `Bearer ${created.stdout.trim()}` },
+    })
+    assert.equal(res.status, 200, 'the account went into the server database named by the flag')
+    const limits = run(
+      ['account', 'limits', '--username', 'ci-flags', '--vpcs-per-region', '12', ...databaseFlags],
+      {
+        DATA_DIR: '',
+        DATABASE_URL: '',
+      },
+    )
+    assert.equal(limits.status, 0, limits.stderr)
+    assert.equal(limits.stdout, 'vpcs-per-region 12\ninstances 100\n')
+    const token = run(['token', 'create', '--username', 'ci-flags', ...databaseFlags], {
+      DATA_DIR: '',
+      DATABASE_URL: '',
+    })
+    assert.equal(token.status, 0, token.stderr)
+    const region = run(['region', 'status', 'us-east', 'ok', ...databaseFlags], {
+      DATA_DIR: '',
+      DATABASE_URL: '',
+    })
+    assert.equal(region.status, 0, region.stderr)
+    const migrated = run(['migrate', ...databaseFlags], { DATA_DIR: '', DATABASE_URL: '' })
+    assert.equal(migrated.status, 0, migrated.stderr)
+    assert.match(migrated.stderr, /already up to date/)
+  })
+
+  it('refuses bad arguments with one line and exit code 2', async () => {
     const cases: string[][] = [
       ['token', 'create'],
-      ['token', 'create', '--user', 'nobody-here'],
-      ['token', 'create', '--user', 'x', '--scopes', 'vpc:admin'],
-      ['token', 'create', '--user', 'x', '--expiry', 'tomorrow'],
+      ['token', 'create', '--username', 'nobody-here'],
+      ['token', 'create', '--username', 'x', '--scopes', 'vpc:admin'],
+      ['token', 'create', '--username', 'x', '--expiry', 'tomorrow'],
+      ['token', 'create', '--username'],
+      ['token', 'create', '--username', 'x', '--colour', 'red'],
       ['account', 'create', '--username', 'a'],
+      ['account', 'create', 'extra', '--username', 'abc', '--email', 'a@example.com'],
+      ['region', 'status', 'us-east'],
+      ['region', 'status', 'us-east', 'ok', 'more'],
+      ['migrate', '--verbose'],
+      ['account', 'frobnicate'],
       ['frobnicate'],
     ]
-    for (const args of cases) {
-      const result = run(args)
-      assert.equal(result.status, args[2] === '--user' && args[3] === 'nobody-here' ? 2 : 2, args.join(' '))
-      assert.match(result.stderr, /^cloudplane: /, args.join(' '))
-      assert.equal(result.stdout, '')
+    const results = await Promise.all(cases.map((args) => runAsync(args, env)))
+    for (const [i, result] of results.entries()) {
+      const args = (cases[i] as string[]).join(' ')
+      assert.equal(result.status, 2, `${args}: ${result.stderr}`)
+      assert.match(result.stderr, /^cloudplane: /, args)
+      assert.equal(result.stdout, '', args)
+    }
+  })
+
+  it('a negative number gets a message saying what the option takes, and exit code 2', async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [
+        ['account', 'limits', '--username', 'ci-runner-1', '--vpcs-per-region', '-1'],
+        /--vpcs-per-region.*0 to 999999.*"-1"/,
+      ],
+      [['account', 'limits', '--username', 'ci-runner-1', '--vpcs-per-region=-3'], /--vpcs-per-region.*"-3"/],
+      [['serve', '--port', '-1'], /PORT: must be a port number \(0-65535\), got "-1"/],
+      [['serve', '--database-connect-timeout', '-5'], /DATABASE_CONNECT_TIMEOUT: .*"-5"/],
+      [['serve', '--image-upload-limit', '-2G'], /CLOUDPLANE_IMAGE_UPLOAD_LIMIT: .*"-2G"/],
+    ]
+    const results = await Promise.all(cases.map(([args]) => runAsync(args, env)))
+    for (const [i, result] of results.entries()) {
+      const [args, message] = cases[i] as [string[], RegExp]
+      assert.equal(result.status, 2, `${args.join(' ')}: ${result.stderr}`)
+      assert.match(result.stderr, message, args.join(' '))
+      assert.equal(result.stderr.trim().split('\n').length, 1, args.join(' '))
+    }
+  })
+
+  it('--version, and --help on every command and group', async () => {
+    const version = await runAsync(['--version'])
+    assert.equal(version.status, 0)
+    assert.equal(version.stdout, `cloudplane ${VERSION}\n`)
+
+    const overview = await runAsync(['--help'])
+    assert.equal(overview.status, 0)
+    for (const name of [
+      'serve',
+      'migrate',
+      'account create',
+      'account limits',
+      'token create',
+      'region status',
+    ]) {
+      assert.match(overview.stdout, new RegExp(`^ {2}${name} `, 'm'), name)
+    }
+
+    const commands: Array<[string[], string[]]> = [
+      [['serve'], ['--port', '--data-dir', '--database-url', '--database-connect-timeout', '--log-level']],
+      [['migrate'], ['--data-dir', '--database-url']],
+      [
+        ['account', 'create'],
+        ['--username', '--email', '--data-dir', '--database-url'],
+      ],
+      [
+        ['account', 'limits'],
+        ['--username', '--vpcs-per-region', '--data-dir', '--database-url'],
+      ],
+      [
+        ['token', 'create'],
+        ['--username', '--scopes', '--expiry', '--label', '--data-dir', '--database-url'],
+      ],
+      [
+        ['region', 'status'],
+        ['--data-dir', '--database-url'],
+      ],
+    ]
+    const helps = await Promise.all(
+      commands.flatMap(([words]) => [
+        runAsync([...words, '--help']),
+        runAsync(['help', ...words]),
+        runAsync([...words, '-h']),
+      ]),
+    )
+    for (const [i, [words, flags]] of commands.entries()) {
+      for (const help of helps.slice(i * 3, i * 3 + 3)) {
+        assert.equal(help.status, 0, words.join(' '))
+        assert.match(help.stdout, new RegExp(`^usage: cloudplane ${words.join(' ')}`), words.join(' '))
+        for (const flag of flags)
+          assert.match(help.stdout, new RegExp(`^ {2}${flag} `, 'm'), `${words.join(' ')} ${flag}`)
+        assert.doesNotMatch(help.stdout, /--user /, 'the old spelling is not advertised')
+      }
+    }
+
+    const group = await runAsync(['account', '--help'])
+    assert.equal(group.status, 0)
+    assert.match(group.stdout, /account create/)
+    assert.match(group.stdout, /account limits/)
+    const bare = await runAsync(['account'])
+    assert.equal(bare.status, 2)
+    assert.match(bare.stderr, /^cloudplane: account needs a command/)
+  })
+
+  it('refuses an in-memory database for every command that acts on one', async () => {
+    const results = await Promise.all(
+      DB_COMMANDS.flatMap((args) => [
+        runAsync([...args, '--database-url', 'sqlite::memory:']),
+        runAsync(args, { DATABASE_URL: 'sqlite::memory:' }),
+      ]),
+    )
+    for (const [i, result] of results.entries()) {
+      const args = (DB_COMMANDS[Math.floor(i / 2)] as string[]).join(' ')
+      assert.equal(result.status, 2, `${args}: ${result.stderr}`)
+      assert.match(result.stderr, /^cloudplane: .*sqlite::memory:.*vanishes when it exits/, args)
+      assert.equal(result.stdout, '', `${args}: no token that works nowhere`)
     }
   })
 
@@ -123,5 +306,69 @@ describe('the cloudplane command', () => {
   it('migrate works against the database a server is using', () => {
     const result = run(['migrate'])
     assert.equal(result.status, 0, result.stderr)
+    assert.match(result.stderr, /already up to date/)
+  })
+})
+
+describe('migrate on a database of its own', () => {
+  const dirs: string[] = []
+  after(() => {
+    for (const d of dirs) rmSync(d, { recursive: true, force: true })
+  })
+
+  it('says which migrations it applied, then that the database is up to date', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cloudplane-migrate-'))
+    dirs.push(dir)
+    let args = ['migrate', '--data-dir', join(dir, 'nested', 'data')]
+    if (testDialect() === 'postgres') {
+      // A schema nobody created: migrate creates it and says so.
+      const schema = `${process.env.CLOUDPLANE_TEST_SCHEMA_PREFIX ?? 'test_'}cli_${process.pid}`
+      args = ['migrate', '--database-url', postgresUrlForSchema(testPostgresUrl(), schema)]
+    }
+    const first = await runAsync(args)
+    assert.equal(first.status, 0, first.stderr)
+    assert.match(first.stderr, /applied \d+ migrations to .*: 2026_11_21_0001_platform, /)
+    if (testDialect() === 'postgres') assert.match(first.stderr, /created the PostgreSQL schema/)
+    else assert.match(first.stderr, /no database at .*cloudplane\.db yet; creating it/)
+    const second = await runAsync(args)
+    assert.equal(second.status, 0, second.stderr)
+    assert.match(second.stderr, /already up to date/)
+    assert.doesNotMatch(second.stderr, /applied|creating|created/)
+  })
+
+  it('waits a bounded time for an unreachable PostgreSQL, saying so, then stops with one line', async () => {
+    const result = await runAsync(['migrate', '--database-connect-timeout', '1'], {
+      // Port 1 on loopback: nothing listens there, so every attempt is refused at once.
+      DATABASE_URL: 'postgres://cloudplane:secret@127.0.0.1:1/cloudplane',
+    })
+    assert.equal(result.status, 1, result.stderr)
+    const lines = result.stderr.trim().split('\n')
+    assert.ok(lines.length >= 2, `each retry is reported: ${result.stderr}`)
+    assert.ok(
+      lines
+        .slice(0, -1)
+        .every((l) => /cannot reach the database yet .*ECONNREFUSED.*; attempt \d+ in/.test(l)),
+    )
+    assert.match(
+      lines.at(-1) as string,
+      /^cloudplane: cannot reach the database at postgres:\/\/cloudplane@127\.0\.0\.1:1\/cloudplane .*after \d+ attempts in 1 s/,
+    )
+    assert.doesNotMatch(result.stderr, /secret/, 'the password is never shown')
+  })
+
+  it('names the path and the cause when the data directory cannot be created', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cloudplane-blocked-'))
+    dirs.push(dir)
+    const blocker = join(dir, 'a-file')
+    writeFileSync(blocker, 'not a folder\n')
+    const result = await runAsync(['migrate', '--data-dir', join(blocker, 'data')])
+    assert.equal(result.status, 1, result.stderr)
+    assert.match(
+      result.stderr,
+      new RegExp(
+        `^cloudplane: cannot create the database folder ${join(blocker, 'data')}: a file is in the way`,
+      ),
+    )
+    assert.equal(result.stderr.trim().split('\n').length, 1)
   })
 })

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { resolve } from 'node:path'
 import { describe, it } from 'node:test'
-import { baseUrl, ConfigError, loadConfig } from '../src/config.ts'
+import { baseUrl, ConfigError, isMemoryDatabase, loadConfig } from '../src/config.ts'
 
 describe('configuration', () => {
   it('defaults: 127.0.0.1:8080, ./data, SQLite in the data directory', () => {
@@ -49,6 +49,9 @@ describe('configuration', () => {
       [{ DATABASE_URL: 'sqlite:' }, 'DATABASE_URL'],
       [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
       [{ CLOUDPLANE_BOOTSTRAP_TOKEN: 'short' }, 'CLOUDPLANE_BOOTSTRAP_TOKEN'],
+      [{ PORT: '-1' }, 'PORT'],
+      [{ DATABASE_CONNECT_TIMEOUT: '-5' }, 'DATABASE_CONNECT_TIMEOUT'],
+      [{ DATABASE_CONNECT_TIMEOUT: '30s' }, 'DATABASE_CONNECT_TIMEOUT'],
     ]
     for (const [env, setting] of cases) {
       assert.throws(
@@ -61,5 +64,27 @@ describe('configuration', () => {
         JSON.stringify(env),
       )
     }
+  })
+
+  it('PostgreSQL start-up waits 30 s by default; DATABASE_CONNECT_TIMEOUT (seconds) changes it, 0 tries once', () => {
+    assert.equal(loadConfig({}).databaseConnectTimeoutMs, 30_000)
+    assert.equal(loadConfig({ DATABASE_CONNECT_TIMEOUT: '5' }).databaseConnectTimeoutMs, 5000)
+    assert.equal(loadConfig({}, { 'database-connect-timeout': '0' }).databaseConnectTimeoutMs, 0)
+  })
+
+  it('knows which URLs follow the bound port, and which database lives only in memory', () => {
+    const defaults = loadConfig({ PORT: '0' })
+    assert.equal(defaults.publicUrlConfigured, false, 'upload URLs take the port actually bound')
+    assert.equal(defaults.blobsDirConfigured, false)
+    assert.equal(isMemoryDatabase(defaults), false)
+    const set = loadConfig({
+      CLOUDPLANE_PUBLIC_URL: 'https://cloud.example.com',
+      CLOUDPLANE_BLOBS_DIR: '/srv/blobs',
+      DATABASE_URL: 'sqlite::memory:',
+    })
+    assert.equal(set.publicUrlConfigured, true)
+    assert.equal(set.blobsDirConfigured, true)
+    assert.equal(isMemoryDatabase(set), true)
+    assert.equal(isMemoryDatabase(loadConfig({ DATABASE_URL: 'postgres://db/x' })), false)
   })
 })

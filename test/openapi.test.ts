@@ -1,15 +1,11 @@
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import { generateOpenApiDocument } from '../src/openapi-document.ts'
-import { buildTestApp, type TestApp } from './helpers/app.ts'
+import { useTestApp } from './helpers/app.ts'
 
 describe('OpenAPI document', () => {
-  let t: TestApp
-  before(async () => {
-    t = await buildTestApp()
-  })
-  after(() => t.close())
+  const api = useTestApp()
 
   it('the committed openapi.json is up to date (run `npm run openapi:export`)', async () => {
     const committed = readFileSync(new URL('../openapi.json', import.meta.url), 'utf8')
@@ -18,7 +14,7 @@ describe('OpenAPI document', () => {
   })
 
   it('is served at /v4/openapi.json: OpenAPI 3.1, /v4 paths, every operation with an id and its scopes', async () => {
-    const res = await t.request({ method: 'GET', url: '/v4/openapi.json' })
+    const res = await api.request({ method: 'GET', url: '/v4/openapi.json' })
     assert.equal(res.status, 200)
     const doc = res.body
     assert.equal(doc.openapi, '3.1.0')
@@ -51,9 +47,9 @@ describe('OpenAPI document', () => {
   })
 
   it('serves the interactive reference at /docs', async () => {
-    const res = await t.request({ method: 'GET', url: '/docs' })
+    const res = await api.request({ method: 'GET', url: '/docs' })
     assert.ok([200, 302].includes(res.status))
-    const page = await t.request({ method: 'GET', url: '/docs/' })
+    const page = await api.request({ method: 'GET', url: '/docs/' })
     assert.equal(page.status, 200)
     assert.match(String(page.headers['content-type']), /text\/html/)
   })

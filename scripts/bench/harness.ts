@@ -5,6 +5,7 @@ import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
+import { addGoal, formatSpread, type Goal, type Spread, spreadOf } from './goals.ts'
 
 /**
  * The benchmark harness: cloudplane runs as a real server process (the default configuration,
@@ -12,10 +13,14 @@ import autocannon from 'autocannon'
  * bare `node:http` server answering with the very same response bytes gives the case's ceiling.
  */
 
-const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url))
+/** BENCH_CLI runs another checkout's server (an A/B comparison of two versions on this harness). */
+const CLI = process.env.BENCH_CLI ?? fileURLToPath(new URL('../../src/cli.ts', import.meta.url))
 const CEILING = fileURLToPath(new URL('./ceiling-server.ts', import.meta.url))
 
-export const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 5)
+/** Seconds of each measured sample (one side of one round). */
+export const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 2)
+/** Rounds per case: each round measures the reference and the server back to back, alternating which goes first. */
+export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10)
 
 export async function freePort(): Promise<number> {
@@ -53,7 +58,7 @@ async function stopChild(child: ChildProcess): Promise<void> {
   await once(child, 'exit')
 }
 
-async function waitFor(url: string, child: ChildProcess): Promise<void> {
+export async function waitFor(url: string, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + 60_000
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`process exited with ${child.exitCode}`)
@@ -148,85 +153,224 @@ export async function load(
   }
 }
 
-/** A short unmeasured run, so JIT and caches are warm before the measured one. */
-export async function warm(
-  baseUrl: string,
-  request: BenchRequest,
-  sequence?: autocannon.Request[],
-): Promise<void> {
-  await load(baseUrl, request, { duration: 1, ...(sequence && { sequence }) })
+export interface Sample {
+  server: LoadResult
+  reference: LoadResult
+  /** server req/s over reference req/s, both taken in this round. */
+  ratio: number
 }
 
 export interface CaseResult {
   name: string
-  server: LoadResult
-  ceiling: LoadResult
-  ratio: number
-  goal?: number
-  /** Relative cost growth against a smaller twin case, e.g. 1,000 rows vs 1,000,000. */
-  growth?: { against: string; value: number; max: number }
+  /** What the server is compared with: its ceiling, or another server (Prism). */
+  referenceName: string
+  /** One per round; undefined where a sample failed twice. */
+  rounds: Array<Sample | undefined>
+  ratio: Spread
+  serverRps: Spread
+  referenceRps: Spread
+  p50: Spread
+  p99: Spread
+  /** Failed samples that were retried, and rounds lost, as text for the report. */
+  notes: string[]
+  goal?: Goal
 }
 
 /**
- * Measures a case against its ceiling: capture the response, warm both, then run the ceiling
- * and the server one after the other (never at once: they would share the two cores).
+ * One sample with one retry: a dropped connection, an error or a non-2xx answer fails it; a
+ * second failure gives no figure for the round. Never throws.
+ */
+async function sampleOnce(label: string, run: () => Promise<LoadResult>, notes: string[]) {
+  for (let attempt = 1; attempt <= 2; attempt++) {
+    try {
+      const result = await run()
+      if (result.non2xx === 0 && result.errors === 0 && result.requests > 0) {
+        if (attempt > 1) notes.push(`${label}: retried, ok`)
+        return result
+      }
+      notes.push(`${label} try ${attempt}: ${result.non2xx} non-2xx, ${result.errors} errors`)
+    } catch (error) {
+      notes.push(`${label} try ${attempt}: ${describeError(error)}`)
+    }
+  }
+  return undefined
+}
+
+/** The message with its cause (fetch's "fetch failed" says nothing without it). */
+function describeError(error: unknown): string {
+  const e = error as Error & { cause?: { message?: string; code?: string } }
+  const cause = e.cause ? ` (${e.cause.code ?? ''} ${e.cause.message ?? ''})`.replace('( ', '(') : ''
+  return `${e.message}${cause}`
+}
+
+/** The response the ceiling replays, asked for twice at most. */
+async function captureWithRetry(baseUrl: string, request: BenchRequest, notes: string[]) {
+  try {
+    return await capture(baseUrl, request)
+  } catch (error) {
+    notes.push(`capture try 1: ${describeError(error)}`)
+    return capture(baseUrl, request)
+  }
+}
+
+export interface MeasureOptions {
+  /** Registers a goal on the median ratio (at least this). */
+  goal?: number
+  sequence?: autocannon.Request[]
+  ceilingResponse?: CapturedResponse
+  /** Restores the server's state before each server sample (a write loop cut short leaves its last write). */
+  reset?: () => Promise<void>
+  /** Compare with this running server (e.g. Prism) instead of a ceiling replaying the same bytes. */
+  reference?: { name: string; server: RunningServer; request: BenchRequest }
+}
+
+/**
+ * Measures a case against its reference in ROUNDS rounds: each round loads the reference and the
+ * server one after the other (never at once: they would share the cores), the first of the two
+ * alternating, so that a burst of load from elsewhere on the machine lands on both sides over the
+ * rounds. The figure is the median of the per-round ratios, with its range.
  */
 export async function measure(
   name: string,
   baseUrl: string,
   request: BenchRequest,
-  options: {
-    goal?: number
-    sequence?: autocannon.Request[]
-    ceilingResponse?: CapturedResponse
-    /** Restores the server's state before each run (a write loop cut short leaves its last write). */
-    reset?: () => Promise<void>
-  } = {},
+  options: MeasureOptions = {},
 ): Promise<CaseResult> {
-  const captured = options.ceilingResponse ?? (await capture(baseUrl, request))
-  const ceiling = await startCeiling(captured)
+  const notes: string[] = []
+  let reference: RunningServer | undefined
+  let referenceRequest = request
+  let ownsReference = false
   try {
-    await warm(ceiling.baseUrl, request)
-    const ceilingResult = await load(ceiling.baseUrl, request)
+    if (options.reference) {
+      reference = options.reference.server
+      referenceRequest = options.reference.request
+    } else {
+      const response = options.ceilingResponse ?? (await captureWithRetry(baseUrl, request, notes))
+      reference = await startCeiling(response)
+      ownsReference = true
+    }
+    const ref = reference
+    const runServer = async () => {
+      await options.reset?.()
+      return load(baseUrl, request, options.sequence ? { sequence: options.sequence } : {})
+    }
+    const runReference = () => load(ref.baseUrl, referenceRequest)
+    await sampleOnce('warm-up reference', () => load(ref.baseUrl, referenceRequest, { duration: 1 }), notes)
     await options.reset?.()
-    await warm(baseUrl, request, options.sequence)
-    await options.reset?.()
-    const serverResult = await load(baseUrl, request, options.sequence ? { sequence: options.sequence } : {})
-    if (serverResult.non2xx > 0 || serverResult.errors > 0) {
-      throw new Error(
-        `${name}: ${serverResult.non2xx} non-2xx answers and ${serverResult.errors} errors under load`,
+    await sampleOnce(
+      'warm-up server',
+      () => load(baseUrl, request, { duration: 1, ...(options.sequence && { sequence: options.sequence }) }),
+      notes,
+    )
+    const rounds: Array<Sample | undefined> = []
+    for (let round = 0; round < ROUNDS; round++) {
+      let server: LoadResult | undefined
+      let refResult: LoadResult | undefined
+      if (round % 2 === 0) {
+        refResult = await sampleOnce(`round ${round + 1} reference`, runReference, notes)
+        server = await sampleOnce(`round ${round + 1} server`, runServer, notes)
+      } else {
+        server = await sampleOnce(`round ${round + 1} server`, runServer, notes)
+        refResult = await sampleOnce(`round ${round + 1} reference`, runReference, notes)
+      }
+      rounds.push(
+        server && refResult ? { server, reference: refResult, ratio: server.rps / refResult.rps } : undefined,
       )
     }
-    return {
-      name,
-      server: serverResult,
-      ceiling: ceilingResult,
-      ratio: serverResult.rps / ceilingResult.rps,
-      ...(options.goal !== undefined && { goal: options.goal }),
-    }
+    return summarise(name, options.reference?.name ?? 'ceiling', rounds, notes, options.goal)
+  } catch (error) {
+    notes.push(`case failed: ${describeError(error)}`)
+    return summarise(name, options.reference?.name ?? 'ceiling', [], notes, options.goal)
   } finally {
-    await ceiling.stop()
+    if (ownsReference) await reference?.stop()
   }
 }
 
-/** Cost growth from the small table to the large one: how much more each request costs. */
-export function growth(small: CaseResult, large: CaseResult, max: number): CaseResult {
-  return { ...large, growth: { against: small.name, value: small.server.rps / large.server.rps - 1, max } }
+function summarise(
+  name: string,
+  referenceName: string,
+  rounds: Array<Sample | undefined>,
+  notes: string[],
+  goal: number | undefined,
+): CaseResult {
+  const ok = rounds.filter((r): r is Sample => r !== undefined)
+  const lost = rounds.length - ok.length
+  if (lost > 0) notes.push(`${lost} of ${rounds.length} rounds without a figure`)
+  const result: CaseResult = {
+    name,
+    referenceName,
+    rounds,
+    ratio: spreadOf(ok.map((r) => r.ratio)),
+    serverRps: spreadOf(ok.map((r) => r.server.rps)),
+    referenceRps: spreadOf(ok.map((r) => r.reference.rps)),
+    p50: spreadOf(ok.map((r) => r.server.p50)),
+    p99: spreadOf(ok.map((r) => r.server.p99)),
+    notes,
+  }
+  if (goal !== undefined) {
+    result.goal = addGoal({
+      name,
+      measure: referenceName === 'ceiling' ? 'ratio to ceiling' : `req/s over ${referenceName}`,
+      value: result.ratio,
+      kind: 'at least',
+      target: goal,
+      unit: referenceName === 'ceiling' ? 'percent' : 'times',
+    })
+  }
+  return result
 }
 
-const pct = (v: number) => `${(v * 100).toFixed(1)}%`
-const num = (v: number) => v.toFixed(0)
+/** Per-round quotients of two cases' ratios (rounds paired by index). */
+function pairedQuotients(top: CaseResult, bottom: CaseResult): number[] {
+  const values: number[] = []
+  for (let i = 0; i < Math.min(top.rounds.length, bottom.rounds.length); i++) {
+    const a = top.rounds[i]
+    const b = bottom.rounds[i]
+    if (a && b) values.push(a.ratio / b.ratio)
+  }
+  return values
+}
+
+/**
+ * Cost growth from the small table to the large one, from the ratios to each case's own ceiling
+ * (so the machine's load at either time cancels out): how much more each request costs.
+ */
+export function growth(small: CaseResult, large: CaseResult, max = 0.2): Goal {
+  return addGoal({
+    name: large.name,
+    measure: `cost growth vs ${small.name}`,
+    value: spreadOf(pairedQuotients(small, large).map((q) => q - 1)),
+    kind: 'below',
+    target: max,
+    unit: 'percent',
+  })
+}
+
+/** PostgreSQL's ratio to its ceiling over SQLite's for the same case, in the same run. */
+export function engineGoal(name: string, sqlite: CaseResult, postgres: CaseResult, min = 0.5): Goal {
+  return addGoal({
+    name,
+    measure: 'PostgreSQL / SQLite (ratios to ceiling)',
+    value: spreadOf(pairedQuotients(postgres, sqlite)),
+    kind: 'at least',
+    target: min,
+    unit: 'percent',
+  })
+}
+
+const num = (v: number) => (Number.isFinite(v) ? v.toFixed(0) : 'n/a')
+const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : 'n/a')
 
 export function printTable(title: string, results: CaseResult[]): string {
-  const header = '| case | req/s | p50 ms | p99 ms | ceiling req/s | ratio | goal | growth |'
+  const header = `| case | req/s | p50 ms | p99 ms | reference req/s | ratio, median (min–max, rounds) | goal | notes |`
   const lines = [`### ${title}`, '', header, '|---|---|---|---|---|---|---|---|']
   for (const r of results) {
-    const goal = r.goal === undefined ? '' : `${r.ratio >= r.goal ? 'met' : 'MISSED'} (>= ${pct(r.goal)})`
-    const g = r.growth
-      ? `${pct(r.growth.value)} vs ${r.growth.against} (${r.growth.value < r.growth.max ? 'met' : 'MISSED'}, < ${pct(r.growth.max)})`
+    const goal = r.goal
+      ? `${r.ratio.median >= r.goal.target ? 'met' : 'MISSED'} (>= ${r.goal.unit === 'percent' ? `${r.goal.target * 100}%` : `${r.goal.target}x`})`
       : ''
+    const unit = r.referenceName === 'ceiling' ? 'percent' : 'times'
     lines.push(
-      `| ${r.name} | ${num(r.server.rps)} | ${r.server.p50} | ${r.server.p99} | ${num(r.ceiling.rps)} | ${pct(r.ratio)} | ${goal} | ${g} |`,
+      `| ${r.name} | ${num(r.serverRps.median)} | ${ms(r.p50.median)} | ${ms(r.p99.median)} | ${num(r.referenceRps.median)} (${r.referenceName}) | ${formatSpread(r.ratio, unit)} | ${goal} | ${r.notes.join('; ')} |`,
     )
   }
   const text = `${lines.join('\n')}\n`

@@ -15,7 +15,10 @@ export interface BlobStore {
   /** The object's bytes as a stream, or undefined when there is none. */
   get(key: string): Promise<Readable | undefined>
   head(key: string): Promise<BlobInfo | undefined>
-  /** Removes the object; true when there was one. Deleting a missing key is not an error. */
+  /**
+   * Removes the object, and whatever interrupted writes of it left; true when there was an
+   * object. Deleting a missing key is not an error.
+   */
   delete(key: string): Promise<boolean>
 }
 
@@ -43,4 +46,34 @@ export function assertSafeKey(key: string): void {
   if (segments.length > MAX_SEGMENTS || !segments.every((s) => SEGMENT.test(s))) {
     throw new UnsafeBlobKeyError(key)
   }
+}
+
+/**
+ * The store itself failed (a full disk, an I/O error, a lost volume), as opposed to the data
+ * handed to it: the API answers 507 or 503 with a reason rather than a bare 500.
+ */
+export class BlobStoreError extends Error {
+  readonly code: string | undefined
+  constructor(cause: NodeJS.ErrnoException) {
+    super(`blob store failure: ${cause.message}`, { cause })
+    this.name = 'BlobStoreError'
+    this.code = cause.code
+  }
+
+  /** Out of space or over quota: retrying will not help until someone frees some. */
+  get outOfSpace(): boolean {
+    return this.code === 'ENOSPC' || this.code === 'EDQUOT'
+  }
+}
+
+/**
+ * Wraps an operating-system error of the store's own files; anything else (the failure of the
+ * stream being stored, which the caller explains) passes unchanged.
+ */
+export function storageFailure(error: unknown): unknown {
+  const errno = error as NodeJS.ErrnoException
+  if (error instanceof Error && typeof errno.code === 'string' && typeof errno.syscall === 'string') {
+    return new BlobStoreError(errno)
+  }
+  return error
 }

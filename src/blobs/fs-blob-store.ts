@@ -1,21 +1,33 @@
-import { randomUUID } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import { createWriteStream } from 'node:fs'
 import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import { assertSafeKey, type BlobInfo, type BlobStore } from './blob-store.ts'
+import { assertSafeKey, type BlobInfo, type BlobStore, storageFailure } from './blob-store.ts'
 
 /** Temporary files live inside the root (so a rename never crosses filesystems) under a name no key can take. */
 const TMP_DIR = '.tmp'
-/** A temporary file untouched this long belongs to a process that died mid-write. */
-const STALE_TMP_MS = 24 * 3600 * 1000
+/**
+ * A temporary file untouched this long belongs to a process that died mid-write (a live writer
+ * touches its file with every chunk, and a stalled upload is cut long before).
+ */
+const STALE_TMP_MS = 3600 * 1000
+/** Only the server's own user reads image data. */
+const FILE_MODE = 0o600
+const DIR_MODE = 0o700
 const WRITE_BUFFER = 1024 * 1024
 
 const isMissing = (error: unknown) => {
   const code = (error as NodeJS.ErrnoException | null)?.code
   return code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR'
 }
+
+/**
+ * A temporary file's name starts with a digest of its key, so deleting a key also removes what
+ * interrupted writes of it left behind.
+ */
+const partialPrefix = (key: string) => `${createHash('sha256').update(key).digest('hex').slice(0, 32)}.`
 
 /**
  * Blobs as files under one directory. Every write goes to a fresh temporary file, is flushed to
@@ -32,24 +44,33 @@ export class FsBlobStore implements BlobStore {
   /** Opens (creating) the root and clears temporary files that crashed writers left behind. */
   static async open(root: string): Promise<FsBlobStore> {
     const store = new FsBlobStore(root)
-    await mkdir(join(root, TMP_DIR), { recursive: true })
-    await store.#sweepStaleTemporaryFiles()
+    try {
+      await mkdir(join(root, TMP_DIR), { recursive: true, mode: DIR_MODE })
+      await store.#sweepStaleTemporaryFiles()
+    } catch (error) {
+      throw storageFailure(error)
+    }
     return store
   }
 
   async put(key: string, body: Readable): Promise<BlobInfo> {
     const target = this.#path(key)
-    const tmp = join(this.root, TMP_DIR, `${randomUUID()}.part`)
+    const tmp = join(this.root, TMP_DIR, `${partialPrefix(key)}${randomUUID()}.part`)
     try {
-      const out = createWriteStream(tmp, { flags: 'wx', flush: true, highWaterMark: WRITE_BUFFER })
+      const out = createWriteStream(tmp, {
+        flags: 'wx',
+        flush: true,
+        highWaterMark: WRITE_BUFFER,
+        mode: FILE_MODE,
+      })
       await pipeline(body, out)
-      await mkdir(dirname(target), { recursive: true })
+      await mkdir(dirname(target), { recursive: true, mode: DIR_MODE })
       await rename(tmp, target)
       return { size: out.bytesWritten }
     } catch (error) {
       body.destroy()
       await unlink(tmp).catch(() => {})
-      throw error
+      throw storageFailure(error)
     }
   }
 
@@ -66,7 +87,7 @@ export class FsBlobStore implements BlobStore {
       return handle.createReadStream({ highWaterMark: WRITE_BUFFER })
     } catch (error) {
       if (isMissing(error)) return undefined
-      throw error
+      throw storageFailure(error)
     }
   }
 
@@ -76,17 +97,29 @@ export class FsBlobStore implements BlobStore {
       return info.isFile() ? { size: info.size } : undefined
     } catch (error) {
       if (isMissing(error)) return undefined
-      throw error
+      throw storageFailure(error)
     }
   }
 
   async delete(key: string): Promise<boolean> {
+    const path = this.#path(key)
+    await this.#deletePartials(key)
     try {
-      await unlink(this.#path(key))
+      await unlink(path)
       return true
     } catch (error) {
       if (isMissing(error)) return false
-      throw error
+      throw storageFailure(error)
+    }
+  }
+
+  /** Temporary files of `key`: a live writer of it loses its data, as a delete means it to. */
+  async #deletePartials(key: string): Promise<void> {
+    const prefix = partialPrefix(key)
+    const dir = join(this.root, TMP_DIR)
+    const names = await readdir(dir).catch(() => [] as string[])
+    for (const name of names) {
+      if (name.startsWith(prefix)) await unlink(join(dir, name)).catch(() => {})
     }
   }
 

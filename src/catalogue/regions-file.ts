@@ -1,8 +1,23 @@
-import { readFileSync } from 'node:fs'
+import {
+  CatalogueFileError,
+  fail,
+  firstRepeat,
+  flag,
+  isObject,
+  names,
+  object,
+  onlyKeys,
+  readJsonFile,
+  shippedCatalogue,
+  slugId,
+  text,
+} from './catalogue-json.ts'
+import data from './data/regions.json' with { type: 'json' }
 import { type CatalogueAvailability, type CatalogueRegion, defaultAvailability } from './regions.ts'
 
 /**
- * An operator's own region catalogue (REGIONS_FILE), replacing the shipped one. A JSON file:
+ * A region catalogue: the shipped one (data/regions.json) or an operator's own (REGIONS_FILE),
+ * which replaces it. A JSON file:
  *
  *   {
  *     "regions": [
@@ -23,76 +38,48 @@ export interface RegionCatalogue {
   availability: CatalogueAvailability[]
 }
 
-export class RegionsFileError extends Error {}
+/** Kept under its own name for the REGIONS_FILE callers; every catalogue check throws it. */
+export { CatalogueFileError as RegionsFileError }
 
-const REGION_ID = /^[a-z0-9]+(-[a-z0-9]+)*$/
 const REGION_KEYS = new Set(['id', 'label', 'country', 'capabilities', 'resolvers', 'site_type'])
 const AVAILABILITY_KEYS = new Set(['region', 'plan', 'available'])
-
-type Json = Record<string, unknown>
-
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
-
-function fail(message: string): never {
-  throw new RegionsFileError(message)
-}
-
-function text(value: unknown, where: string, max: number): string {
-  if (typeof value !== 'string' || value.trim() === '' || value.length > max) {
-    fail(`${where} must be a non-empty string of at most ${max} characters`)
-  }
-  return value
-}
-
-function onlyKeys(value: Json, allowed: Set<string>, where: string): void {
-  for (const key of Object.keys(value)) {
-    if (key === 'status' && allowed === REGION_KEYS) {
-      fail(
-        `${where}.status is not part of the catalogue; set it with: cloudplane region status <id> outage|ok`,
-      )
-    }
-    if (!allowed.has(key)) fail(`${where}.${key} is not a known field (allowed: ${[...allowed].join(', ')})`)
-  }
+const NOT_IN_FILE = {
+  status: 'is not part of the catalogue; set it with: cloudplane region status <id> outage|ok',
 }
 
 function parseRegion(value: unknown, where: string): CatalogueRegion {
-  if (!isObject(value)) fail(`${where} must be an object`)
-  onlyKeys(value, REGION_KEYS, where)
-  const id = text(value.id, `${where}.id`, 64)
-  if (!REGION_ID.test(id)) fail(`${where}.id must be lowercase letters and digits in dash-separated words`)
-  const country = value.country
+  const region = object(value, where)
+  onlyKeys(region, REGION_KEYS, where, NOT_IN_FILE)
+  const id = slugId(region.id, `${where}.id`)
+  const country = region.country
   if (typeof country !== 'string' || !/^[a-z]{2}$/.test(country)) {
     fail(`${where}.country must be a two-letter lowercase country code`)
   }
-  const capabilities = value.capabilities
-  if (!Array.isArray(capabilities)) fail(`${where}.capabilities must be an array of strings`)
-  for (const [i, c] of capabilities.entries()) text(c, `${where}.capabilities[${i}]`, 100)
-  if (new Set(capabilities).size !== capabilities.length) fail(`${where}.capabilities has duplicates`)
-  const resolvers = value.resolvers
-  if (!isObject(resolvers)) fail(`${where}.resolvers must be an object with ipv4 and ipv6`)
+  const capabilities = names(region.capabilities, `${where}.capabilities`, 100)
+  if (!isObject(region.resolvers)) fail(`${where}.resolvers must be an object with ipv4 and ipv6`)
+  const resolvers = region.resolvers
   onlyKeys(resolvers, new Set(['ipv4', 'ipv6']), `${where}.resolvers`)
   return {
     id,
-    label: text(value.label, `${where}.label`, 100),
+    label: text(region.label, `${where}.label`, 100),
     country,
-    capabilities: capabilities as string[],
+    capabilities,
     resolvers: {
       ipv4: text(resolvers.ipv4, `${where}.resolvers.ipv4`, 1000),
       ipv6: text(resolvers.ipv6, `${where}.resolvers.ipv6`, 1000),
     },
     status: 'ok',
-    site_type: value.site_type === undefined ? 'core' : text(value.site_type, `${where}.site_type`, 32),
+    site_type: region.site_type === undefined ? 'core' : text(region.site_type, `${where}.site_type`, 32),
   }
 }
 
 function parseAvailability(value: unknown, where: string, regionIds: Set<string>): CatalogueAvailability {
-  if (!isObject(value)) fail(`${where} must be an object`)
-  onlyKeys(value, AVAILABILITY_KEYS, where)
-  const region = text(value.region, `${where}.region`, 64)
+  const entry = object(value, where)
+  onlyKeys(entry, AVAILABILITY_KEYS, where)
+  const region = text(entry.region, `${where}.region`, 64)
   if (!regionIds.has(region)) fail(`${where}.region "${region}" is not a region of the file`)
-  if (typeof value.available !== 'boolean') fail(`${where}.available must be true or false`)
-  return { region, plan: text(value.plan, `${where}.plan`, 64), available: value.available }
+  const available = flag(entry.available, `${where}.available`)
+  return { region, plan: text(entry.plan, `${where}.plan`, 64), available }
 }
 
 /** Validates a parsed catalogue; the error names the first offending field. */
@@ -102,35 +89,28 @@ export function parseRegionCatalogue(document: unknown): RegionCatalogue {
   const list = document.regions
   if (!Array.isArray(list) || list.length === 0) fail('regions must be a non-empty array')
   const regions = list.map((r, i) => parseRegion(r, `regions[${i}]`))
-  const ids = new Set<string>()
-  for (const [i, region] of regions.entries()) {
-    if (ids.has(region.id)) fail(`regions[${i}].id "${region.id}" appears twice`)
-    ids.add(region.id)
-  }
+  const twice = firstRepeat(regions, (r) => r.id)
+  if (twice !== undefined) fail(`regions[${twice}].id "${regions[twice]?.id}" appears twice`)
+  const ids = new Set(regions.map((r) => r.id))
   if (document.availability === undefined) return { regions, availability: defaultAvailability(regions) }
   if (!Array.isArray(document.availability)) fail('availability must be an array')
   const availability = document.availability.map((a, i) => parseAvailability(a, `availability[${i}]`, ids))
-  const pairs = new Set<string>()
-  for (const [i, a] of availability.entries()) {
-    const pair = `${a.region}\u0000${a.plan}`
-    if (pairs.has(pair)) fail(`availability[${i}] repeats region "${a.region}" plan "${a.plan}"`)
-    pairs.add(pair)
+  const repeat = firstRepeat(availability, (a) => `${a.region}\u0000${a.plan}`)
+  if (repeat !== undefined) {
+    const a = availability[repeat]
+    fail(`availability[${repeat}] repeats region "${a?.region}" plan "${a?.plan}"`)
   }
   return { regions, availability }
 }
 
-export function loadRegionsFile(path: string): RegionCatalogue {
-  let content: string
-  try {
-    content = readFileSync(path, 'utf8')
-  } catch (error) {
-    fail(`cannot read ${path}: ${(error as Error).message}`)
-  }
-  let document: unknown
-  try {
-    document = JSON.parse(content)
-  } catch (error) {
-    fail(`${path} is not valid JSON: ${(error as Error).message}`)
-  }
-  return parseRegionCatalogue(document)
-}
+export const loadRegionsFile = (path: string): RegionCatalogue => parseRegionCatalogue(readJsonFile(path))
+
+/**
+ * The shipped catalogue (data/regions.json): the real region list as recorded on 2024-03-22, in
+ * the order the API returned it (docs/service-facts.md#region-catalogue). IPv6 resolvers were
+ * sanitised in the recording, so these are stand-ins of the same shape (ten addresses, comma and
+ * space).
+ */
+export const SHIPPED_REGIONS: RegionCatalogue = shippedCatalogue('regions.json', () =>
+  parseRegionCatalogue(data),
+)

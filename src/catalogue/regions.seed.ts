@@ -1,5 +1,7 @@
 import type { Db } from '../db/connect.ts'
-import { type CatalogueAvailability, type CatalogueRegion, defaultAvailability, REGIONS } from './regions.ts'
+import { storedCapabilities } from '../modules/regions/region-capabilities.ts'
+import { type CatalogueAvailability, type CatalogueRegion, defaultAvailability } from './regions.ts'
+import { SHIPPED_REGIONS } from './regions-file.ts'
 
 /**
  * Makes the region tables match the catalogue. Upserts keep a region's `status`, which an operator
@@ -7,7 +9,7 @@ import { type CatalogueAvailability, type CatalogueRegion, defaultAvailability, 
  */
 export async function syncRegions(
   db: Db,
-  regions: CatalogueRegion[] = REGIONS,
+  regions: CatalogueRegion[] = SHIPPED_REGIONS.regions,
   availability: CatalogueAvailability[] = defaultAvailability(regions),
 ): Promise<void> {
   const ids = regions.map((r) => r.id)
@@ -15,7 +17,7 @@ export async function syncRegions(
     const values = {
       label: region.label,
       country: region.country,
-      capabilities: JSON.stringify(region.capabilities),
+      capabilities: storedCapabilities(region.capabilities),
       resolvers_ipv4: region.resolvers.ipv4,
       resolvers_ipv6: region.resolvers.ipv6,
       site_type: region.site_type,

@@ -1,6 +1,7 @@
 /**
- * The security question catalogue (api-facts 11q: the vendor console's list of 19, same ids and
- * wording). Ids are part of the API (`question_id`), so a question keeps its id for good.
+ * The security question catalogue: the vendor console's list of 19, same ids and wording
+ * (docs/decisions.md#security-questions). Ids are part of the API (`question_id`), so a question
+ * keeps its id for good.
  */
 export interface CatalogueSecurityQuestion {
   id: number

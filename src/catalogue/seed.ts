@@ -1,4 +1,5 @@
 import type { Db } from '../db/connect.ts'
+import { syncPublicScripts } from '../modules/compute/scripts/scripts.seed.ts'
 import { syncComputeTypes } from '../modules/compute/types/types.seed.ts'
 import { syncPublicImages } from './images.seed.ts'
 import { syncRegions } from './regions.seed.ts'
@@ -20,6 +21,7 @@ export const CATALOGUE_SEEDERS: Array<(db: Db, options: CatalogueOptions) => Pro
   (db) => syncPublicImages(db),
   (db) => syncSecurityQuestions(db),
   (db) => syncComputeTypes(db),
+  (db) => syncPublicScripts(db),
 ]
 
 export async function seedCatalogue(db: Db, options: CatalogueOptions = {}): Promise<void> {

@@ -50,6 +50,16 @@ export class ApiError extends Error {
   }
 }
 
+/** A 429 that says how long to wait: the error handler sends it as `Retry-After`. */
+export class TooManyRequests extends ApiError {
+  readonly retryAfterSeconds: number
+
+  constructor(reason: string, retryAfterSeconds: number, field?: string) {
+    super('too_many_requests', [field === undefined ? { reason } : { reason, field }])
+    this.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterSeconds))
+  }
+}
+
 export const badRequest = (reason: string, field?: string): ApiError =>
   new ApiError('bad_request', [field === undefined ? { reason } : { reason, field }])
 

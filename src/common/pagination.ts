@@ -1,9 +1,10 @@
-import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely'
-import { type PreparedQuery, runPrepared } from '../db/prepared.ts'
+import { type CompiledQuery, type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely'
+import { dialectOf, type SqlDialect } from '../db/dialects/dialect.ts'
+import { type PreparedQuery, prepare, runPrepared, stableSlot } from '../db/prepared.ts'
 import { ErrorCollector } from './errors.ts'
 import type { PageQuery, PageResult } from './schemas.ts'
 
-/** Bounds and defaults from the Decisions table (api-facts, decision 5). */
+/** Bounds and defaults (docs/decisions.md#paging). */
 export const PAGE_SIZE_MIN = 25
 export const PAGE_SIZE_MAX = 500
 export const PAGE_SIZE_DEFAULT = 100
@@ -11,6 +12,12 @@ export const PAGE_SIZE_DEFAULT = 100
 export interface PageRequest {
   page: number
   pageSize: number
+}
+
+/** What a list route asks of its service: the page and the X-Filter header as sent. */
+export interface ListQuery {
+  page: PageRequest
+  filter: string | undefined
 }
 
 export function parsePageQuery(query: PageQuery | undefined): PageRequest {
@@ -55,45 +62,49 @@ export interface OrderTerm {
 }
 
 /**
- * Runs a count and one page of a query in SQL. `order` must end with a unique key so that pages are
- * stable.
+ * A list as two statements: `page` returns the rows of one page, each with the total count `n`
+ * (an uncorrelated subquery, computed once), so a page is one statement; `count` alone serves
+ * empty lists and pages past the end. Built once per shape for hot lists (`defineShaped`), or per
+ * request for the others; either way `paginate` runs it.
  */
-export async function paginate<DB, TB extends keyof DB, O>(
-  query: SelectQueryBuilder<DB, TB, O>,
-  request: PageRequest,
-  order: OrderTerm[],
-): Promise<PageResult<O>> {
-  const counted = await query
-    .clearSelect()
-    .clearOrderBy()
-    .select(sql<number>`count(*)`.as('n'))
-    .executeTakeFirst()
-  const results = Number((counted as { n?: number } | undefined)?.n ?? 0)
-  const window = pageWindow(results, request)
-  if (results === 0) return { data: [], page: 1, pages: 1, results: 0 }
-  let paged = query
-  for (const term of order) paged = paged.orderBy(sql`${term.expression} ${sql.raw(term.direction)}`)
-  const data = await paged.limit(window.limit).offset(window.offset).execute()
-  return { data, page: window.page, pages: window.pages, results }
+export interface ListStatements<O> {
+  count: CompiledQuery<{ n: number }>
+  page: CompiledQuery<O & { n: number }>
 }
 
-/** Maps a page of rows to the wire shape. */
-export function mapPage<R, T>(page: PageResult<R>, map: (row: R) => T): PageResult<T> {
-  return { data: page.data.map(map), page: page.page, pages: page.pages, results: page.results }
-}
-
-/**
- * A list query prepared once (see db/prepared.ts). `page` returns the rows of one page, each with
- * the total count `n` (an uncorrelated subquery, computed once), so a page is one statement;
- * `count` alone serves empty lists and pages past the end.
- */
 export interface PreparedList<O> {
   count: PreparedQuery<{ n: number }>
   page: PreparedQuery<O & { n: number }>
 }
 
-/** `paginate` for a prepared list: the same maths, with per-request values filled into slots. */
-export async function paginatePrepared<O>(
+/**
+ * The statements of a list from its query (its FROM, joins, WHERE and selection) and its order,
+ * which must end with a unique key so that pages are stable. `limit` and `offset` are slots.
+ * `countQuery`, when given, is the list's own count (selecting `n`), for a list that counts its
+ * rows faster than by reading them (the event list).
+ */
+export function listStatements<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  order: readonly OrderTerm[],
+  dialect: SqlDialect,
+  // biome-ignore lint/suspicious/noExplicitAny: a count may read other tables than the list
+  countQuery?: SelectQueryBuilder<any, any, { n: number }>,
+): ListStatements<O> {
+  const count = countQuery ?? query.clearSelect().clearOrderBy().select(sql<number>`count(*)`.as('n'))
+  let paged = query.select(sql<number>`(${count})`.as('n'))
+  for (const term of order) paged = paged.orderBy(sql`${term.expression} ${sql.raw(term.direction)}`)
+  const page = paged.limit(stableSlot<number>(dialect, 'limit')).offset(stableSlot<number>(dialect, 'offset'))
+  return {
+    count: count.compile() as CompiledQuery<{ n: number }>,
+    page: page.compile() as CompiledQuery<O & { n: number }>,
+  }
+}
+
+/**
+ * The one paging engine: a page of a prepared list, with per-request values filled into its
+ * slots. A page past the last is answered with the last page; an empty list is page 1 of 1.
+ */
+export async function paginate<O>(
   // biome-ignore lint/suspicious/noExplicitAny: runs on any database interface
   db: Kysely<any>,
   list: PreparedList<O>,
@@ -114,4 +125,21 @@ export async function paginatePrepared<O>(
   const window = pageWindow(results, request)
   const rows = await runPrepared(db, list.page, { ...values, limit: window.limit, offset: window.offset })
   return { data: rows.rows, page: window.page, pages: window.pages, results }
+}
+
+/** A page of a list built for this request only (cold lists; hot ones are `defineShaped`). */
+export function paginateQuery<DB, TB extends keyof DB, O>(
+  // biome-ignore lint/suspicious/noExplicitAny: runs on any database interface
+  db: Kysely<any>,
+  query: SelectQueryBuilder<DB, TB, O>,
+  order: readonly OrderTerm[],
+  request: PageRequest,
+): Promise<PageResult<O>> {
+  const statements = listStatements(query, order, dialectOf(db))
+  return paginate(db, { count: prepare(statements.count), page: prepare(statements.page) }, {}, request)
+}
+
+/** Maps a page of rows to the wire shape. */
+export function mapPage<R, T>(page: PageResult<R>, map: (row: R) => T): PageResult<T> {
+  return { data: page.data.map(map), page: page.page, pages: page.pages, results: page.results }
 }

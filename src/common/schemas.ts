@@ -58,6 +58,14 @@ export const PageQuerySchema = Type.Object({
 })
 export type PageQuery = Static<typeof PageQuerySchema>
 
+/** How the OpenAPI document shows the page query: integers, with their bounds and defaults. */
+export const PAGE_QUERY_DOCUMENTED = {
+  page: Type.Optional(Type.Integer({ minimum: 1, default: 1, description: 'page number, at least 1' })),
+  page_size: Type.Optional(
+    Type.Integer({ minimum: 25, maximum: 500, default: 100, description: 'items per page, 25 to 500' }),
+  ),
+}
+
 export function Page<T extends TSchema>(item: T) {
   return Type.Object({
     data: Type.Array(item),

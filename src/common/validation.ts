@@ -79,10 +79,14 @@ function displayName(field: string): string {
   return field.slice(field.lastIndexOf('.') + 1)
 }
 
+/** The most error items one answer carries: enough to fix a request, too few to amplify one. */
+export const MAX_ERROR_ITEMS = 100
+
 export function schemaErrorsToItems(errors: readonly SchemaError[], context: string): ErrorItem[] {
   const items: ErrorItem[] = []
   const seen = new Set<string>()
   for (const error of errors) {
+    if (items.length === MAX_ERROR_ITEMS) break
     // anyOf/oneOf summaries repeat what their branches already said.
     if (error.keyword === 'anyOf' || error.keyword === 'oneOf' || error.keyword === 'if') continue
     const extra = error.keyword === 'required' ? String(error.params.missingProperty) : undefined

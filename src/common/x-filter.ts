@@ -5,7 +5,7 @@ import type { OrderTerm } from './pagination.ts'
 import { parseTimestamp } from './time.ts'
 
 /**
- * X-Filter (api-facts section 2): a JSON object in a request header, compiled here into a
+ * X-Filter (docs/service-facts.md#x-filter): a JSON object in a request header, compiled here into a
  * parameterized SQL condition and ORDER BY. Nothing is ever filtered in memory.
  */
 
@@ -40,6 +40,8 @@ const COMPARISONS = { '+gt': '>', '+gte': '>=', '+lt': '<', '+lte': '<=' } as co
 /** Alternating +and/+or nesting deeper than this is refused rather than sent to SQL's parser limits. */
 export const MAX_FILTER_DEPTH = 64
 export const MAX_FILTER_TERMS = 1000
+/** Substring searches scan every row they meet; a few per request is all a client needs. */
+export const MAX_CONTAINS_TERMS = 16
 
 const fail = (reason: string) => badRequest(reason, FIELD)
 
@@ -69,10 +71,35 @@ export function compileFilter(
   return { where: compiler.conditions(root, 0, true), order: compiler.order(root) }
 }
 
+/**
+ * `a op b op c …` as a balanced tree of parentheses. A flat chain is as deep as it is long in
+ * SQLite's parser, whose expression depth is bounded (1000), so a long `+or` would fail in SQL;
+ * balanced, a thousand terms are ten levels deep.
+ */
+function balanced(parts: readonly RawBuilder<SqlBool>[], joiner: RawBuilder<unknown>): RawBuilder<SqlBool> {
+  if (parts.length === 1) return parts[0] as RawBuilder<SqlBool>
+  const middle = Math.ceil(parts.length / 2)
+  return sql<SqlBool>`(${balanced(parts.slice(0, middle), joiner)}${joiner}${balanced(parts.slice(middle), joiner)})`
+}
+
+/**
+ * Whether a database error says a query was too complex to run (expression depth, parser or
+ * stack limits): what a client's filter can cause, so it is answered as a bad filter.
+ */
+export function isTooComplexForDatabase(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown } | null
+  if (e?.code === '54001' || e?.code === '54000') return true
+  const message = typeof e?.message === 'string' ? e.message : ''
+  return /Expression tree is too large|parser stack overflow|too many terms in compound SELECT|too many SQL variables/i.test(
+    message,
+  )
+}
+
 class FilterCompiler {
   readonly #spec: FilterSpec
   readonly #dialect: SqlDialect
   #terms = 0
+  #contains = 0
 
   constructor(spec: FilterSpec, dialect: SqlDialect) {
     this.#spec = spec
@@ -113,7 +140,7 @@ class FilterCompiler {
       parts.push(this.#fieldCondition(key, value))
     }
     if (parts.length === 0) return undefined
-    return parts.length === 1 ? parts[0] : sql<SqlBool>`(${sql.join(parts, sql` and `)})`
+    return balanced(parts, sql` and `)
   }
 
   #group(op: '+and' | '+or', value: unknown, depth: number): RawBuilder<SqlBool> {
@@ -125,8 +152,7 @@ class FilterCompiler {
       // An empty object places no condition: true inside +and, and it makes +or always true.
       parts.push(part ?? sql<SqlBool>`1 = 1`)
     }
-    const joiner = op === '+and' ? sql` and ` : sql` or `
-    return parts.length === 1 ? (parts[0] as RawBuilder<SqlBool>) : sql<SqlBool>`(${sql.join(parts, joiner)})`
+    return balanced(parts, op === '+and' ? sql` and ` : sql` or `)
   }
 
   #field(name: string): FilterField {
@@ -162,6 +188,9 @@ class FilterCompiler {
       } else if (op === '+contains') {
         if (field.type !== 'string') throw fail(`+contains cannot be used on ${name}`)
         if (typeof operand !== 'string') throw fail(`+contains on ${name} needs a string`)
+        if (++this.#contains > MAX_CONTAINS_TERMS) {
+          throw fail(`X-Filter may use +contains at most ${MAX_CONTAINS_TERMS} times`)
+        }
         const needle = this.#value(name, field, operand)
         parts.push(
           this.#dialect === 'postgres'
@@ -179,9 +208,7 @@ class FilterCompiler {
         throw fail(`Unknown operator ${op}`)
       }
     }
-    return parts.length === 1
-      ? (parts[0] as RawBuilder<SqlBool>)
-      : sql<SqlBool>`(${sql.join(parts, sql` and `)})`
+    return balanced(parts, sql` and `)
   }
 
   /**
@@ -191,8 +218,8 @@ class FilterCompiler {
   #param(name: string, field: FilterField, value: unknown): RawBuilder<unknown> {
     const checked = this.#value(name, field, value)
     if (field.type === 'integer' && this.#dialect === 'postgres') return sql`cast(${checked} as bigint)`
-    // SQLite plans again on every run a statement whose bound values its planner looked at (STAT4);
-    // behind a unary plus it does not look, and the column's index is used all the same.
+    // Behind a unary plus SQLite's planner does not look at the bound value (see stableSlot in
+    // db/prepared.ts), and the column's index is used all the same.
     return this.#dialect === 'sqlite' ? sql`+${checked}` : sql`${checked}`
   }
 

@@ -1,8 +1,10 @@
+import { closeSync, openSync } from 'node:fs'
 import { Kysely, PostgresDialect } from 'kysely'
 import type pg from 'pg'
 import type { Database } from './database.ts'
 import { createPostgresPool } from './dialects/postgres.ts'
-import { CloudplaneSqliteDialect, openSqlite, type SqliteEngine } from './dialects/sqlite.ts'
+import { CloudplaneSqliteDialect } from './dialects/sqlite.ts'
+import { openSqlite, type SqliteEngine } from './sqlite/engine.ts'
 
 export type Db = Kysely<Database>
 
@@ -45,6 +47,7 @@ const pools = new WeakMap<object, pg.Pool>()
 
 export function createDb(target: DatabaseTarget): Db {
   if (target.kind === 'sqlite') {
+    createPrivately(target.location)
     const engine = openSqlite(target.location)
     const db = new Kysely<Database>({ dialect: new CloudplaneSqliteDialect(engine) })
     engines.set(db, engine)
@@ -61,11 +64,25 @@ export function createDb(target: DatabaseTarget): Db {
 }
 
 /**
- * The credentials' change counter (see SqliteEngine.authGeneration), or undefined where there is
- * none (PostgreSQL: tokens are read from the server on every request anyway).
+ * Creates a missing SQLite file readable by the server's user alone; SQLite gives its WAL and
+ * shared-memory files the database file's mode.
  */
-export function authGeneration(db: Db): number | undefined {
-  return engines.get(db)?.authGeneration()
+function createPrivately(location: string): void {
+  if (location === ':memory:' || location.startsWith('file:')) return
+  try {
+    closeSync(openSync(location, 'wx', 0o600))
+  } catch (error) {
+    // Already there (kept as its owner set it), or not creatable: opening it says why.
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return
+  }
+}
+
+/**
+ * A named change counter (see SqliteEngine.changeCounter), read without a round trip, or undefined
+ * where there is no such read (PostgreSQL, where it would cost as much as the lookup it spares).
+ */
+export function changeCounter(db: Db, name: string): number | undefined {
+  return engines.get(db)?.changeCounter(name)
 }
 
 /** The SQLite engine behind a top-level Db (not a transaction), for the few hot paths that need it. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { type CompiledQuery, type Kysely, type QueryResult, type RawBuilder, sql } from 'kysely'
 import { postgresPoolOf, sqliteEngineOf } from './connect.ts'
-import type { SqlDialect } from './dialects/dialect.ts'
+import { dialectOf, type SqlDialect } from './dialects/dialect.ts'
 
 /**
  * Compile once, run many times. Building and compiling a Kysely query allocates a tree of frozen
@@ -22,11 +22,11 @@ export class Slot {
 export const slot = <T>(name: string): T => new Slot(name) as unknown as T
 
 /**
- * A slot SQLite does not plan on. Built with STAT4, its planner reads the values bound to some
- * statements (seen here: any with a join, ORDER BY or LIMIT), and those are prepared again on
- * every run, better-sqlite3 then compiling a new row constructor too. Behind a unary plus (a
- * no-op in SQLite) the value is an expression the planner leaves alone, and indexes are used as
- * before. PostgreSQL gets the bare slot.
+ * A slot SQLite does not plan on. An SQLite built with STAT4 reads the values bound to some
+ * statements (seen: any with a join, ORDER BY or LIMIT) and prepares those again on every run;
+ * Node's own build has no STAT4 today, but the statement should not depend on it. Behind a unary
+ * plus (a no-op in SQLite) the value is an expression no planner looks at, and indexes are used
+ * as before. PostgreSQL gets the bare slot.
  */
 export function stableSlot<T>(dialect: SqlDialect, name: string): RawBuilder<T> {
   return dialect === 'sqlite' ? sql<T>`+${slot<T>(name)}` : sql<T>`${slot<T>(name)}`
@@ -55,31 +55,99 @@ export function fill<R>(prepared: PreparedQuery<R>, values: Record<string, unkno
   return { ...prepared.compiled, parameters }
 }
 
-/** Prepared queries by shape, bounded: a flood of distinct shapes (filters) only costs re-preparing. */
-export class PreparedCache<T> {
-  readonly #entries = new Map<string, T>()
-  readonly #max: number
+/**
+ * A value that may shape a prepared statement's SQL: plain data only, so it can be the cache key.
+ */
+export type ShapeValue =
+  | string
+  | number
+  | boolean
+  | null
+  | readonly ShapeValue[]
+  | { readonly [key: string]: ShapeValue | undefined }
 
-  constructor(max = 500) {
-    this.#max = max
-  }
+/** Prepared statements of one kind, keyed by what the builder may depend on (see `defineShaped`). */
+export type Shaped<S extends ShapeValue, Q> = (db: AnyDb, shape: S) => Prepared<Q>
 
-  get(key: string, build: () => T): T {
-    let entry = this.#entries.get(key)
-    if (entry === undefined) {
-      entry = build()
-      if (this.#entries.size >= this.#max) this.#entries.clear()
-      this.#entries.set(key, entry)
-    }
-    return entry
-  }
+// biome-ignore lint/suspicious/noExplicitAny: prepared statements run on any database interface
+type AnyDb = Kysely<any>
+
+/** Each compiled query of a set prepared, in the same record shape. */
+export type Prepared<Q> = {
+  readonly [K in keyof Q]: Q[K] extends CompiledQuery<infer R> ? PreparedQuery<R> : never
 }
 
 /**
- * Runs a prepared read: straight on SQLite when its connection is free (no promise hops), as a
- * named prepared statement on PostgreSQL's pool, else through Kysely like any query (inside a
- * transaction, or while the SQLite connection is busy).
+ * When set (the test runner sets it), every cache hit also builds the statement again and checks
+ * it against the cached one, so a builder that puts something into its SQL that the shape does not
+ * name (a user's id, say) fails the first test that lists as two different users.
  */
+const verifying = process.env.CLOUDPLANE_VERIFY_PREPARED === '1'
+
+function fingerprint(query: PreparedQuery<unknown>): string {
+  const params = query.compiled.parameters.map((p) => (p instanceof Slot ? { slot: p.name } : p))
+  return `${query.compiled.sql}\u0000${JSON.stringify(params)}`
+}
+
+function prepareAll<Q>(queries: Q): Prepared<Q> {
+  const out: Record<string, PreparedQuery<unknown>> = {}
+  for (const [name, compiled] of Object.entries(queries as Record<string, CompiledQuery<unknown>>)) {
+    out[name] = prepare(compiled)
+  }
+  return out as Prepared<Q>
+}
+
+function sameStatements<Q>(a: Prepared<Q>, b: Prepared<Q>): boolean {
+  const left = a as Record<string, PreparedQuery<unknown>>
+  const right = b as Record<string, PreparedQuery<unknown>>
+  const names = Object.keys(left)
+  return (
+    names.length === Object.keys(right).length &&
+    names.every(
+      (n) =>
+        right[n] !== undefined && fingerprint(left[n] as PreparedQuery<unknown>) === fingerprint(right[n]),
+    )
+  )
+}
+
+/** The cache key of a shape: its JSON with object keys sorted, so equal shapes share a key. */
+export function shapeKey(shape: ShapeValue | undefined): string {
+  return JSON.stringify(shape, (_key, value: unknown) =>
+    value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : value,
+  )
+}
+
+/**
+ * The one way to cache prepared statements. `build` gets the database, the shape and the dialect,
+ * and returns the compiled queries of the set; per-request values must go in slots (`slot`,
+ * `stableSlot`), everything else that shapes the SQL in `shape`, which is the cache key. Bounded:
+ * a flood of distinct shapes (filters) only costs preparing again.
+ */
+export function defineShaped<S extends ShapeValue, Q extends Record<string, CompiledQuery<unknown>>>(
+  name: string,
+  build: (db: AnyDb, shape: S, dialect: SqlDialect) => Q,
+  max = 500,
+): Shaped<S, Q> {
+  const entries = new Map<string, Prepared<Q>>()
+  return (db, shape) => {
+    const dialect = dialectOf(db)
+    const key = `${dialect}\u0000${shapeKey(shape)}`
+    const found = entries.get(key)
+    if (found !== undefined) {
+      if (verifying && !sameStatements(found, prepareAll(build(db, shape, dialect)))) {
+        throw new Error(`prepared statement ${name}: its SQL depends on something its shape does not name`)
+      }
+      return found
+    }
+    const prepared = prepareAll(build(db, shape, dialect))
+    if (entries.size >= max) entries.clear()
+    entries.set(key, prepared)
+    return prepared
+  }
+}
+
 /**
  * Names for PostgreSQL prepared statements, by SQL text: the server then parses and plans a hot
  * statement once per connection instead of on every request. Bounded, since each name costs
@@ -97,6 +165,11 @@ function statementName(sqlText: string): string | undefined {
   return name
 }
 
+/**
+ * Runs a prepared read: straight on SQLite when its connection is free (no promise hops), as a
+ * named prepared statement on PostgreSQL's pool, else through Kysely like any query (inside a
+ * transaction, or while the SQLite connection is busy).
+ */
 export async function runPrepared<R>(
   // biome-ignore lint/suspicious/noExplicitAny: runs on any database interface
   db: Kysely<any>,

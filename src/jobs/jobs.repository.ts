@@ -63,6 +63,11 @@ export async function claimDueJobs(
 }
 
 /** A finished job is removed, unless its lease was lost and another runner owns it now. */
+/** Withdraws a job not yet started: the work it stood guard over ended normally. */
+export async function cancelJob(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('jobs').where('id', '=', id).where('status', '=', 'pending').execute()
+}
+
 export async function finishJob(db: Db, job: Pick<JobRow, 'id' | 'locked_until'>): Promise<void> {
   await db.deleteFrom('jobs').where('id', '=', job.id).where('locked_until', '=', leaseOf(job)).execute()
 }

@@ -2,6 +2,7 @@ import { addSeconds, nowTimestamp } from '../common/time.ts'
 import type { JobContext, JobHandler, JobHandlers, JobKind } from './job-kinds.ts'
 import { claimDueJobs, failJob, finishJob, retryJob } from './jobs.repository.ts'
 import type { JobRow } from './jobs.table.ts'
+import type { WorkKind } from './work-durations.ts'
 
 export interface JobRunnerOptions {
   handlers: JobHandlers
@@ -33,6 +34,11 @@ export class JobRunner {
     this.#leaseSeconds = options.leaseSeconds ?? 300
     this.#batchSize = options.batchSize ?? 10
     this.#maxAttempts = options.maxAttempts ?? 5
+  }
+
+  /** Lets fault rules fail timed work (the emulator's controls install this). */
+  useWorkFaults(workFails: (work: WorkKind) => Promise<boolean>): void {
+    this.#context.workFails = workFails
   }
 
   /** Runs every job that is due now (including ones that become due meanwhile); returns how many ran. */

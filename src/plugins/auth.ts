@@ -53,7 +53,7 @@ async function authPlugin(app: FastifyInstance, options: { apiPrefixes: string[]
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const auth = request.routeOptions.config.auth
     if (auth === undefined) return
-    reply.header('X-Accepted-OAuth-Scopes', acceptedScopes(auth))
+    reply.header('X-Accepted-OAuth-Scopes', app.vocabulary.toWire('scopes', acceptedScopes(auth)))
     let actor: Actor | null
     try {
       actor = await authenticate(app.db, request.headers.authorization, nowTimestamp(app.clock), tokens)
@@ -66,7 +66,7 @@ async function authPlugin(app: FastifyInstance, options: { apiPrefixes: string[]
       throw invalidToken()
     }
     request.actor = actor
-    reply.header('X-OAuth-Scopes', actor.scopeText)
+    reply.header('X-OAuth-Scopes', app.vocabulary.toWire('scopes', actor.scopeText))
     reply.header('X-Customer-UUID', actor.accountUuid)
     if (!auth.public && auth.scopes && !hasScopes(actor.scopes, auth.scopes)) throw scopeDenied()
   })

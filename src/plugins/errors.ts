@@ -1,18 +1,25 @@
-import { STATUS_CODES } from 'node:http'
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import FindMyWay from 'find-my-way'
 import { NoResultError } from 'kysely'
-import { ApiError, type ErrorItem } from '../common/errors.ts'
+import { BlobStoreError } from '../blobs/blob-store.ts'
+import { ApiError, type ErrorItem, TooManyRequests } from '../common/errors.ts'
 import { type SchemaError, schemaErrorsToItems } from '../common/validation.ts'
+import { isTooComplexForDatabase } from '../common/x-filter.ts'
+import { isConnectionLost } from '../db/connection-loss.ts'
+import { errorItemsToWire } from '../vocabulary/vocabulary.plugin.ts'
 
 /**
  * One error handler for the whole API: every failure leaves as `{"errors":[…]}` with a 4xx or,
  * for the unexpected, a logged 500 that reveals nothing.
  */
 const send = (reply: FastifyReply, status: number, errors: ErrorItem[]) =>
-  reply.code(status).type('application/json; charset=utf-8').send({ errors })
+  reply
+    .code(status)
+    .type('application/json; charset=utf-8')
+    .send({ errors: errorItemsToWire(reply.request, errors) })
 
 const FASTIFY_ERRORS: Record<string, [number, string]> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'Content-Type must be application/json'],
@@ -32,7 +39,11 @@ function handleError(
   request: FastifyRequest,
   reply: FastifyReply,
 ) {
-  if (error instanceof ApiError) return send(reply, error.status, error.errors)
+  if (error instanceof ApiError) {
+    if (error.status === 503 && !reply.hasHeader('retry-after')) reply.header('Retry-After', '5')
+    if (error instanceof TooManyRequests) reply.header('Retry-After', String(error.retryAfterSeconds))
+    return send(reply, error.status, error.errors)
+  }
   // A row that vanished between a service's lookup and its update (a concurrent delete).
   if (error instanceof NoResultError) return send(reply, 404, [{ reason: 'Not found' }])
 
@@ -48,6 +59,22 @@ function handleError(
   if (known) return send(reply, known[0], [{ reason: known[1] }])
   if (error instanceof SyntaxError || fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
     return send(reply, 400, [{ reason: 'Request body is not valid JSON' }])
+  }
+  // Only a client's filter can make a list's SQL too complex for the engine to run.
+  if (isTooComplexForDatabase(error)) {
+    return send(reply, 400, [{ reason: 'X-Filter is too complex', field: 'X-Filter' }])
+  }
+  if (error instanceof BlobStoreError) {
+    request.log.error({ err: error, reqId: request.id }, 'blob store failure')
+    if (error.outOfSpace) return send(reply, 507, [{ reason: 'Insufficient storage' }])
+    reply.header('Retry-After', '5')
+    return send(reply, 503, [{ reason: 'Image storage is unavailable; retry shortly' }])
+  }
+  // A failover or restart cut the database connection: the pool reconnects, the client retries.
+  if (isConnectionLost(error)) {
+    request.log.warn({ err: error, reqId: request.id }, 'database connection lost')
+    reply.header('Retry-After', '1')
+    return send(reply, 503, [{ reason: 'The database is unavailable; retry shortly' }])
   }
   const status = fastifyError.statusCode
   if (status !== undefined && status >= 400 && status < 500) {
@@ -69,6 +96,14 @@ async function errorsPlugin(app: FastifyInstance) {
   })
 
   app.setErrorHandler(handleError)
+
+  // HTTP/1.1 requires Host (Node's own check is off: it would answer with an empty body).
+  app.addHook('onRequest', async (request) => {
+    const { httpVersionMajor, httpVersionMinor } = request.raw
+    if (request.headers.host === undefined && httpVersionMajor === 1 && httpVersionMinor >= 1) {
+      throw new ApiError('bad_request', [{ reason: 'The Host header is required' }])
+    }
+  })
 
   // A NUL (`%00`) in the path names nothing that can exist, and PostgreSQL refuses it in text.
   app.addHook('onRequest', async (request) => {
@@ -101,10 +136,26 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
  */
 export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket): void {
   if (!socket.writable) return
-  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400
-  const reason = status === 431 ? 'Request headers are too large' : 'Malformed HTTP request'
+  const [status, reason] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'Malformed HTTP request']
   const body = JSON.stringify({ errors: [{ reason }] })
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   )
+}
+
+const CLIENT_ERRORS: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'Request headers are too large'],
+  // The headers did not all arrive within the server's headers timeout.
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request timeout: the request did not arrive in time'],
+}
+
+/** Node's answer to an `Expect` it cannot meet (anything but 100-continue), in the envelope. */
+export function expectationFailed(_request: IncomingMessage, response: ServerResponse): void {
+  const body = JSON.stringify({ errors: [{ reason: 'Only "Expect: 100-continue" is supported' }] })
+  response.writeHead(417, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    connection: 'close',
+  })
+  response.end(body)
 }

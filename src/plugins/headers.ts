@@ -4,8 +4,8 @@ import fp from 'fastify-plugin'
 export const SPEC_VERSION = '4.174.0'
 
 /**
- * The real API's static response headers (api-facts 5.2): spec version, CORS for browser clients,
- * and its security headers. Set on every response, errors included.
+ * The real API's static response headers (docs/service-facts.md#response-headers): spec version,
+ * CORS for browser clients, and its security headers. Set on every response, errors included.
  */
 const STATIC_HEADERS: Record<string, string> = {
   'X-Spec-Version': SPEC_VERSION,

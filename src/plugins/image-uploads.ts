@@ -6,6 +6,8 @@ import type { UploadLimits } from '../modules/images/image-data.ts'
 export interface ImageUploadSettings extends UploadLimits {
   /** Base URL clients reach this server at, without a trailing slash; `upload_to` starts with it. */
   publicUrl: string
+  /** Images of one account that may wait for their data at once. */
+  maxPendingUploads: number
 }
 
 declare module 'fastify' {
@@ -20,6 +22,8 @@ export const DEFAULT_IMAGE_UPLOADS: ImageUploadSettings = {
   publicUrl: 'http://127.0.0.1:8080',
   maxCompressedBytes: 5 * GIB,
   maxUncompressedBytes: 6 * GIB,
+  maxPendingUploads: 25,
+  maxConcurrentUploads: 8,
 }
 
 async function imageUploadsPlugin(app: FastifyInstance, options: Partial<ImageUploadSettings>) {
@@ -27,6 +31,8 @@ async function imageUploadsPlugin(app: FastifyInstance, options: Partial<ImageUp
     publicUrl: options.publicUrl ?? DEFAULT_IMAGE_UPLOADS.publicUrl,
     maxCompressedBytes: options.maxCompressedBytes ?? DEFAULT_IMAGE_UPLOADS.maxCompressedBytes,
     maxUncompressedBytes: options.maxUncompressedBytes ?? DEFAULT_IMAGE_UPLOADS.maxUncompressedBytes,
+    maxPendingUploads: options.maxPendingUploads ?? DEFAULT_IMAGE_UPLOADS.maxPendingUploads,
+    maxConcurrentUploads: options.maxConcurrentUploads ?? DEFAULT_IMAGE_UPLOADS.maxConcurrentUploads,
   })
 }
 

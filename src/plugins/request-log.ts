@@ -2,18 +2,56 @@ import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 
 /**
+ * Path segments after which a URL carries a secret: the upload URLs (`/image-uploads/<secret>`).
+ * Matched on the normalised path, whatever route (or none) answered the request: a CORS preflight,
+ * a 404, `//Image-Uploads/…` or `%69mage-uploads` reach the same handler, or none, with the same
+ * secret in them.
+ */
+const SECRET_BEARING_SEGMENTS = ['image-uploads']
+
+/** Percent-decoded (where valid), lower case, `\` as `/`, no repeated slashes. */
+function normalisePath(path: string): string {
+  let decoded = path
+  try {
+    decoded = decodeURIComponent(path)
+  } catch {
+    // A malformed escape: the path as sent.
+  }
+  return decoded
+    .toLowerCase()
+    .replace(/\\/g, '/')
+    .replace(/\/{2,}/g, '/')
+}
+
+/** The path as logged: cut after a secret-bearing segment, or undefined when it carries none. */
+function redactedPath(path: string): string | undefined {
+  const normalised = normalisePath(path)
+  for (const segment of SECRET_BEARING_SEGMENTS) {
+    const at = normalised.indexOf(segment)
+    if (at !== -1) return `${normalised.slice(0, at + segment.length)}/[redacted]`
+  }
+  return undefined
+}
+
+/**
  * One access-log line per request, written when the response is done. Only the method, the path
- * (the route pattern for URLs that carry a secret; never the query string), the status and the
- * time: never headers or bodies, so no token can reach a log.
+ * (redacted for URLs that carry a secret; never the query string), the status and the time:
+ * never headers or bodies, so no token can reach a log.
  */
 async function requestLogPlugin(app: FastifyInstance) {
-  app.addHook('onResponse', async (request, reply) => {
+  // A callback hook, not an async one: no promise per request.
+  app.addHook('onResponse', (request, reply, done) => {
     const config = request.routeOptions.config
     // The path only: a client that puts a credential in the query string must not get it logged.
-    const path = request.url.split('?', 1)[0]
-    const url = config.sensitiveUrl ? (request.routeOptions.url ?? '[redacted]') : path
+    const path = request.url.split('?', 1)[0] ?? ''
+    // A route that knows its URL holds a secret logs its pattern (`/image-uploads/:token`).
+    const url = config.sensitiveUrl
+      ? (request.routeOptions.url ?? '[redacted]')
+      : (redactedPath(path) ?? path)
+    // request.log is the server's logger itself (no child per request, see app.ts): the id goes here.
     request.log.info(
       {
+        reqId: request.id,
         method: request.method,
         url,
         status: reply.statusCode,
@@ -21,6 +59,7 @@ async function requestLogPlugin(app: FastifyInstance) {
       },
       'request',
     )
+    done()
   })
 }
 

@@ -4,6 +4,7 @@ import { PassThrough, Readable } from 'node:stream'
 import { buffer } from 'node:stream/consumers'
 import { it } from 'node:test'
 import { type BlobStore, UnsafeBlobKeyError } from '../../src/blobs/blob-store.ts'
+import { waitFor } from '../helpers/wait-for.ts'
 
 /**
  * What every BlobStore must do, run against each implementation (and any object-store backend
@@ -83,7 +84,10 @@ export function blobStoreContract(name: string, open: () => Promise<BlobStore>):
     const body = new PassThrough()
     const putting = store.put(k, body)
     body.write(randomBytes(1024))
-    await new Promise((resolve) => setTimeout(resolve, 20))
+    // Once the store holds the first part, the object could be visible if it were published early.
+    await waitFor(() => body.writableLength === 0 && body.readableLength === 0, {
+      message: 'the store to take the first part',
+    })
     assert.equal(await store.head(k), undefined)
     body.end(randomBytes(1024))
     await putting

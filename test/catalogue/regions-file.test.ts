@@ -3,7 +3,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, describe, it } from 'node:test'
-import { loadRegionsFile, parseRegionCatalogue, RegionsFileError } from '../../src/catalogue/regions-file.ts'
+import {
+  loadRegionsFile,
+  parseRegionCatalogue,
+  RegionsFileError,
+  SHIPPED_REGIONS,
+} from '../../src/catalogue/regions-file.ts'
 
 const region = (over: Record<string, unknown> = {}) => ({
   id: 'lab-ams',
@@ -42,6 +47,11 @@ describe('operator region catalogue (REGIONS_FILE)', () => {
     })
     assert.equal(catalogue.regions[0]?.site_type, 'distributed')
     assert.deepEqual(catalogue.availability, [{ region: 'lab-ams', plan: 'premium4096.7', available: true }])
+  })
+
+  it('ships a valid catalogue, with availability derived for every region', () => {
+    assert.equal(SHIPPED_REGIONS.regions.length, 25)
+    assert.equal(SHIPPED_REGIONS.availability.length, 25 * 13)
   })
 
   it('names the first problem', () => {

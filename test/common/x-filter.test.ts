@@ -3,9 +3,16 @@ import { after, before, describe, it } from 'node:test'
 import fc from 'fast-check'
 import { type Kysely, sql } from 'kysely'
 import { ApiError } from '../../src/common/errors.ts'
-import { compileFilter, type FilterSpec, MAX_FILTER_DEPTH } from '../../src/common/x-filter.ts'
+import {
+  compileFilter,
+  type FilterSpec,
+  MAX_CONTAINS_TERMS,
+  MAX_FILTER_DEPTH,
+} from '../../src/common/x-filter.ts'
 import { dialectOf } from '../../src/db/dialects/dialect.ts'
+import { useTestApp } from '../helpers/app.ts'
 import { createTestDatabase, type TestDatabase } from '../helpers/dialects.ts'
+import { bearer, createAccount, type TestUser } from '../helpers/factories.ts'
 
 /**
  * The X-Filter compiler against a reference evaluation in JS: random rows, random filters, and the
@@ -237,5 +244,45 @@ describe('X-Filter compiler', () => {
     assert.deepEqual(compileFilter(undefined, SPEC, 'sqlite'), { where: undefined, order: undefined })
     assert.deepEqual(compileFilter('  ', SPEC, 'sqlite'), { where: undefined, order: undefined })
     assert.equal(compileFilter('{}', SPEC, 'sqlite').where, undefined)
+  })
+})
+
+describe('X-Filter limits through the API', () => {
+  const api = useTestApp()
+  let owner: TestUser
+
+  before(async () => {
+    owner = await createAccount(api)
+  })
+
+  const listVpcs = (filter: unknown) =>
+    api.request({
+      method: 'GET',
+      url: '/v4/vpcs',
+      headers: { ...bearer(owner.token), 'x-filter': JSON.stringify(filter) },
+    })
+
+  it('runs a long +or, which a flat chain of terms would take past the engine expression depth', async () => {
+    const terms = Array.from({ length: 1000 }, (_, i) => ({ id: i + 1 }))
+    const response = await listVpcs({ '+or': terms })
+    assert.equal(response.status, 200)
+    assert.equal(response.body.results, 0)
+  })
+
+  it('runs many fields in one object and a long +and', async () => {
+    const terms = Array.from({ length: 999 }, () => ({ label: { '+neq': 'x' } }))
+    assert.equal((await listVpcs({ '+and': terms })).status, 200)
+  })
+
+  it(`refuses more than ${MAX_CONTAINS_TERMS} +contains terms`, async () => {
+    const ok = Array.from({ length: MAX_CONTAINS_TERMS }, (_, i) => ({ label: { '+contains': `a${i}` } }))
+    assert.equal((await listVpcs({ '+or': ok })).status, 200)
+    const response = await listVpcs({ '+or': [...ok, { label: { '+contains': 'one more' } }] })
+    assert.equal(response.status, 400)
+    assert.deepEqual(response.body, {
+      errors: [
+        { reason: `X-Filter may use +contains at most ${MAX_CONTAINS_TERMS} times`, field: 'X-Filter' },
+      ],
+    })
   })
 })

@@ -18,12 +18,6 @@ interface RequestConfig {
 const REAL_ORIGIN = 'https://api.linode.com'
 let currentToken = ''
 
-/**
- * Points the official TypeScript client (`@linode/api-v4`) at a listening test app. The client
- * builds absolute URLs on the real API's origin, so the origin is swapped in a request
- * interceptor: exactly what a user does to aim it at cloudplane. The token is set the same way
- * (the client's own setToken stacks interceptors, so the first token would always win).
- */
 /** A client function by name, failing loudly if this version of the client lacks it. */
 export function clientFunction(name: string): ClientCall {
   const fn = client[name]
@@ -31,8 +25,14 @@ export function clientFunction(name: string): ClientCall {
   return fn
 }
 
-export async function connectClient(t: TestApp, token: string): Promise<string> {
-  const address = await t.app.listen({ port: 0, host: '127.0.0.1' })
+/**
+ * Points the official TypeScript client (`@linode/api-v4`) at a listening test app. The client
+ * builds absolute URLs on the real API's origin, so the origin is swapped in a request
+ * interceptor: exactly what a user does to aim it at cloudplane. The token is set the same way
+ * (the client's own setToken stacks interceptors, so the first token would always win).
+ */
+export async function connectClient(api: TestApp, token: string): Promise<string> {
+  const address = await api.app.listen({ port: 0, host: '127.0.0.1' })
   currentToken = token
   client.baseRequest.interceptors.request.use((config) => {
     if (config.url?.startsWith(REAL_ORIGIN)) config.url = address + config.url.slice(REAL_ORIGIN.length)

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
-import { buildTestApp, type TestApp } from '../helpers/app.ts'
+import { before, describe, it } from 'node:test'
+import { useTestApp } from '../helpers/app.ts'
 import { createAccount, type TestUser, uniqueName } from '../helpers/factories.ts'
 import { apiErrors, clientFunction, connectClient } from './client.ts'
 
@@ -21,14 +21,12 @@ const updateGrants = clientFunction('updateGrants')
 
 /** The official client `@linode/api-v4` against cloudplane: regions, profile, users, grants, events. */
 describe('compatibility: @linode/api-v4 (platform)', () => {
-  let t: TestApp
+  const api = useTestApp()
   let owner: TestUser
   before(async () => {
-    t = await buildTestApp()
-    owner = await createAccount(t)
-    await connectClient(t, owner.token)
+    owner = await createAccount(api)
+    await connectClient(api, owner.token)
   })
-  after(() => t.close())
 
   it('regions and availability', async () => {
     const regions = await getRegions()

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { before, describe, it } from 'node:test'
 import { gzipSync } from 'node:zlib'
-import { buildTestApp, type TestApp } from '../helpers/app.ts'
+import { useTestApp } from '../helpers/app.ts'
 import { createAccount, type TestUser } from '../helpers/factories.ts'
+import { wireImageId } from '../helpers/naming.ts'
 import { KEYS } from '../modules/profile/ssh-key-fixtures.ts'
 import { apiErrors, apiStatus, clientFunction, connectClient, useToken } from './client.ts'
 
@@ -28,15 +29,13 @@ const deleteImage = clientFunction('deleteImage')
 
 /** The official client `@linode/api-v4` against cloudplane: the profile area and images. */
 describe('compatibility: @linode/api-v4 (profile and images)', () => {
-  let t: TestApp
+  const api = useTestApp()
   let owner: TestUser
   let address: string
   before(async () => {
-    t = await buildTestApp()
-    owner = await createAccount(t)
-    address = await connectClient(t, owner.token)
+    owner = await createAccount(api)
+    address = await connectClient(api, owner.token)
   })
-  after(() => t.close())
 
   it('profile settings, preferences and grants', async () => {
     const updated = await updateProfile({ email: 'new@example.com', timezone: 'Europe/Lisbon' })
@@ -62,7 +61,8 @@ describe('compatibility: @linode/api-v4 (profile and images)', () => {
     const listed = await getPersonalAccessTokens()
     assert.ok(
       listed.data.some(
-        (t: { id: number; token: string }) => t.id === token.id && t.token === token.token.slice(0, 16),
+        (entry: { id: number; token: string }) =>
+          entry.id === token.id && entry.token === token.token.slice(0, 16),
       ),
     )
     useToken(token.token)
@@ -98,8 +98,8 @@ describe('compatibility: @linode/api-v4 (profile and images)', () => {
 
   it('images: the public catalogue, an upload, update and delete', async () => {
     const images = await getImages({ page_size: 500 })
-    assert.ok(images.data.some((i: { id: string }) => i.id === 'compute/debian12'))
-    assert.equal((await getImage('compute/debian12')).vendor, 'Debian')
+    assert.ok(images.data.some((i: { id: string }) => i.id === wireImageId('compute/debian12')))
+    assert.equal((await getImage(wireImageId('compute/debian12'))).vendor, 'Debian')
     const { image, upload_to } = await uploadImage({ label: 'compat-image', region: 'us-east' })
     assert.equal(image.status, 'pending_upload')
     // upload_to is built on the configured public URL; this test server listens elsewhere.

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
-import { buildTestApp, type TestApp } from '../helpers/app.ts'
+import { before, describe, it } from 'node:test'
+import { createInstance } from '../helpers/api-fixtures.ts'
+import { useTestApp } from '../helpers/app.ts'
 import { createAccount, type TestUser } from '../helpers/factories.ts'
-import { createInstance } from '../modules/vpcs/vpc-fixtures.ts'
 import { apiErrors, clientFunction, connectClient } from './client.ts'
 
 const call = clientFunction
@@ -21,14 +21,12 @@ const getVPCIPs = call('getVPCIPs')
 
 /** The official client `@linode/api-v4` against cloudplane: VPCs, subnets, VPC IPs. */
 describe('compatibility: @linode/api-v4 (VPCs)', () => {
-  let t: TestApp
+  const api = useTestApp()
   let owner: TestUser
   before(async () => {
-    t = await buildTestApp()
-    owner = await createAccount(t)
-    await connectClient(t, owner.token)
+    owner = await createAccount(api)
+    await connectClient(api, owner.token)
   })
-  after(() => t.close())
 
   it('creates, reads, changes and deletes VPCs and subnets', async () => {
     const vpc = await createVPC({
@@ -61,7 +59,7 @@ describe('compatibility: @linode/api-v4 (VPCs)', () => {
       region: 'us-iad',
       subnets: [{ label: 's', ipv4: '10.1.0.0/24' }],
     })
-    const instance = await createInstance(t, owner, {
+    const instance = await createInstance(api, owner, {
       interfaces: [{ purpose: 'vpc', subnet_id: vpc.subnets[0]?.id }],
     })
     const all = await getVPCsIPs({}, { linode_id: instance.id })

@@ -4,10 +4,11 @@ import { once } from 'node:events'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { DatabaseSync } from 'node:sqlite'
 import { after, before, describe, it } from 'node:test'
-import BetterSqlite3 from 'better-sqlite3'
 import { type Generated, Kysely, sql } from 'kysely'
-import { CloudplaneSqliteDialect, openSqlite, type SqliteEngine } from '../../src/db/dialects/sqlite.ts'
+import { CloudplaneSqliteDialect } from '../../src/db/dialects/sqlite.ts'
+import { openSqlite, type SqliteEngine } from '../../src/db/sqlite/engine.ts'
 
 interface Schema {
   notes: { id: Generated<number>; body: string; flag: boolean }
@@ -35,7 +36,7 @@ describe('SQLite driver: durable group commit', () => {
 
   /** A separate connection, as another process would have: sees only what is committed. */
   const committedCount = (): number => {
-    const other = new BetterSqlite3(file, { readonly: true })
+    const other = new DatabaseSync(file, { readOnly: true })
     try {
       return (other.prepare('select count(*) as n from notes').get() as { n: number }).n
     } finally {
@@ -65,7 +66,6 @@ describe('SQLite driver: durable group commit', () => {
     assert.ok(commits < 50, `expected grouped commits, got ${commits} for 50 transactions`)
     // When a transaction's promise resolves, its row is already visible to another connection.
     assert.ok(seenAtResolve.every((n) => n >= 1))
-    assert.equal(Math.min(...seenAtResolve) >= 1, true)
   })
 
   it('a failed transaction rolls back only its own writes, the rest of its group commits', async () => {
@@ -111,8 +111,8 @@ describe('SQLite driver: durable group commit', () => {
   it('another process writing the same file queues on the write lock instead of failing', async () => {
     await db.deleteFrom('notes').execute()
     const script = `
-      const D = require('better-sqlite3'); const d = new D(${JSON.stringify(file)});
-      d.pragma('busy_timeout = 5000');
+      const { DatabaseSync } = require('node:sqlite'); const d = new DatabaseSync(${JSON.stringify(file)});
+      d.exec('pragma busy_timeout = 5000');
       for (let i = 0; i < 200; i++) { d.exec('begin immediate'); d.prepare("insert into notes (body) values ('child')").run(); d.exec('commit') }
       d.close()`
     const child = spawn(process.execPath, ['-e', script], {

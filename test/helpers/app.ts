@@ -1,8 +1,10 @@
+import { after, before } from 'node:test'
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
 import { type AppOptions, buildApp } from '../../src/app.ts'
 import { AdjustableClock } from '../../src/common/time.ts'
 import type { Db } from '../../src/db/connect.ts'
 import { prepareDatabase } from '../../src/setup.ts'
+import { isNaming, type Naming } from '../../src/vocabulary/naming.ts'
 import { createTestDatabase, type TestDialect } from './dialects.ts'
 
 export interface TestApp {
@@ -24,18 +26,68 @@ export interface TestResponse {
   raw: LightMyRequestResponse
 }
 
+/** Adjusts the test app (e.g. small upload limits); the database and clock are always the test's own. */
+export type TestAppOptions = Omit<Partial<AppOptions>, 'db' | 'clock'>
+
+/**
+ * The test app of the enclosing `describe` (or file): built in a `before` hook, closed in an `after`
+ * hook. The returned object stands for the app from the first hook on, so suites can hand it to
+ * helpers when they are declared. `options` may be a function, for options made in earlier hooks.
+ */
+export function useTestApp(options: TestAppOptions | (() => TestAppOptions) = {}): TestApp {
+  let current: TestApp | undefined
+  before(async () => {
+    current = await buildTestApp(typeof options === 'function' ? options() : options)
+  })
+  const close = async () => {
+    const closing = current
+    current = undefined
+    await closing?.close()
+  }
+  after(close)
+  const built = (): TestApp => {
+    if (current === undefined)
+      throw new Error('the test app exists only between its before() and after() hooks')
+    return current
+  }
+  return {
+    get app() {
+      return built().app
+    },
+    get db() {
+      return built().db
+    },
+    get clock() {
+      return built().clock
+    },
+    get dialect() {
+      return built().dialect
+    },
+    get schema() {
+      return built().schema
+    },
+    request: (options) => built().request(options),
+    close,
+  }
+}
+
+/** The naming test apps are built with: CLOUDPLANE_TEST_NAMING (CI runs test/compat in both). */
+export function testNaming(): Naming {
+  const text = process.env.CLOUDPLANE_TEST_NAMING ?? 'document'
+  if (!isNaming(text)) throw new Error(`CLOUDPLANE_TEST_NAMING must be document or linode, got ${text}`)
+  return text
+}
+
 /**
  * An app on a fresh database (migrated, catalogue loaded, no default account), with its own
- * clock. One per test file; tests isolate themselves by creating their own accounts. `options`
- * adjusts the app (e.g. small upload limits).
+ * clock. One per test file; tests isolate themselves by creating their own accounts. Suites use
+ * `useTestApp()`; a test that needs an app of its own builds one here and closes it itself.
  */
-export async function buildTestApp(
-  options: Omit<Partial<AppOptions>, 'db' | 'clock'> = {},
-): Promise<TestApp> {
+export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const database = await createTestDatabase()
   const clock = new AdjustableClock()
   await prepareDatabase(database.db, clock, { defaultAccount: false })
-  const app = await buildApp({ ...options, db: database.db, clock })
+  const app = await buildApp({ naming: testNaming(), ...options, db: database.db, clock })
   await app.ready()
   return {
     app,

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import { nowTimestamp } from '../../src/common/time.ts'
-import { addUser, createAccountWithOwner } from '../../src/modules/accounts/accounts.service.ts'
 import { issueToken } from '../../src/modules/auth/issue-token.ts'
 import type { GlobalGrantFlag, GrantEntityType, Permission } from '../../src/modules/grants/grant-types.ts'
 import { setEntityPermission, updateGlobalGrants } from '../../src/modules/grants/grants.repository.ts'
+import { addUser, createAccountWithOwner } from '../../src/modules/users/users.service.ts'
 import type { UserRow } from '../../src/modules/users/users.table.ts'
 import type { TestApp } from './app.ts'
 
@@ -19,56 +19,56 @@ export interface TestUser {
 }
 
 /** A new account with an unrestricted user holding a `*` token. */
-export async function createAccount(t: TestApp, username = uniqueName('owner')): Promise<TestUser> {
-  const { account, user } = await createAccountWithOwner(t.db, t.clock, {
+export async function createAccount(api: TestApp, username = uniqueName('owner')): Promise<TestUser> {
+  const { account, user } = await createAccountWithOwner(api.db, api.clock, {
     username,
     email: `${username}@example.com`,
   })
-  const token = await createToken(t, user.id)
+  const token = await createToken(api, user.id)
   return { accountId: account.id, user, token, headers: bearer(token) }
 }
 
 /** Another user in an existing account (restricted by default), with a `*` token. */
 export async function createUser(
-  t: TestApp,
+  api: TestApp,
   owner: { accountId: number },
   options: { restricted?: boolean; username?: string } = {},
 ): Promise<TestUser> {
   const username = options.username ?? uniqueName('member')
-  const user = await addUser(t.db, t.clock, owner.accountId, {
+  const user = await addUser(api.db, api.clock, owner.accountId, {
     username,
     email: `${username}@example.com`,
     restricted: options.restricted ?? true,
   })
-  const token = await createToken(t, user.id)
+  const token = await createToken(api, user.id)
   return { accountId: owner.accountId, user, token, headers: bearer(token) }
 }
 
 export async function createToken(
-  t: TestApp,
+  api: TestApp,
   userId: number,
   options: { scopes?: string; expiry?: string | null; label?: string } = {},
 ): Promise<string> {
-  const issued = await issueToken(t.db, {
+  const issued = await issueToken(api.db, {
     userId,
     label: options.label ?? 'test',
     scopes: options.scopes ?? '*',
-    created: nowTimestamp(t.clock),
+    created: nowTimestamp(api.clock),
     expiry: options.expiry ?? null,
   })
   return issued.secret
 }
 
 export async function grantEntity(
-  t: TestApp,
+  api: TestApp,
   user: TestUser,
   type: GrantEntityType,
   id: number,
   permission: Permission,
 ): Promise<void> {
-  await setEntityPermission(t.db, user.user.id, type, id, permission)
+  await setEntityPermission(api.db, user.user.id, type, id, permission)
 }
 
-export async function grantGlobal(t: TestApp, user: TestUser, flag: GlobalGrantFlag): Promise<void> {
-  await updateGlobalGrants(t.db, user.user.id, { [flag]: true })
+export async function grantGlobal(api: TestApp, user: TestUser, flag: GlobalGrantFlag): Promise<void> {
+  await updateGlobalGrants(api.db, user.user.id, { [flag]: true })
 }

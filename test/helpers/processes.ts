@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
+import { waitFor } from './wait-for.ts'
 
 const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url))
 
@@ -55,19 +56,23 @@ export async function startServerProcess(
     const [code] = await once(child, 'exit')
     return code as number | null
   }
-  const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
+  const ready = async () => {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${output}`)
-    try {
-      const res = await fetch(`${baseUrl}/readyz`)
-      if (res.status === 200) return { baseUrl, child, output: () => output, stop }
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 50))
+    // A refused connection means not listening yet.
+    const res = await fetch(`${baseUrl}/readyz`).catch(() => undefined)
+    return res?.status === 200
   }
-  await stop()
-  throw new Error(`server did not become ready in ${timeoutMs} ms: ${output}`)
+  try {
+    await waitFor(ready, {
+      timeout: timeoutMs,
+      interval: 50,
+      message: () => `the server to become ready: ${output}`,
+    })
+  } catch (error) {
+    await stop()
+    throw error
+  }
+  return { baseUrl, child, output: () => output, stop }
 }
 
 /** A DATABASE_URL for the test's PostgreSQL schema, for server processes to share it. */

@@ -17,7 +17,7 @@ export interface SecurityCase {
   /** Names the route in test titles, e.g. `/v4/vpcs/{id}`. */
   route: string
   /** Builds a fresh request against resources of `owner` (called once per generated test). */
-  prepare: (t: TestApp, owner: TestUser) => Promise<{ url: string; payload?: unknown }>
+  prepare: (api: TestApp, owner: TestUser) => Promise<{ url: string; payload?: unknown }>
   /** Scopes the route requires; `[]` for any token; 'public' for no token at all. */
   scopes: Scope[] | 'public'
   /** Status of a successful call. */
@@ -41,14 +41,13 @@ function scopesWithout(required: Scope[]): string {
   }).join(' ')
 }
 
-export function securitySuite(getApp: () => TestApp, cases: SecurityCase[]): void {
+export function securitySuite(api: TestApp, cases: SecurityCase[]): void {
   for (const c of cases) {
     const name = `${c.method} ${c.route}`
     const call = async (headers: Record<string, string>, owner?: TestUser) => {
-      const t = getApp()
-      const who = owner ?? (await createAccount(t))
-      const { url, payload } = await c.prepare(t, who)
-      return t.request({
+      const who = owner ?? (await createAccount(api))
+      const { url, payload } = await c.prepare(api, who)
+      return api.request({
         method: c.method,
         url,
         headers,
@@ -57,8 +56,7 @@ export function securitySuite(getApp: () => TestApp, cases: SecurityCase[]): voi
     }
 
     it(`${name}: the owner's token succeeds`, async () => {
-      const t = getApp()
-      const owner = await createAccount(t)
+      const owner = await createAccount(api)
       const res = await call(owner.headers, owner)
       assert.equal(res.status, c.success, JSON.stringify(res.body))
     })
@@ -92,19 +90,17 @@ export function securitySuite(getApp: () => TestApp, cases: SecurityCase[]): voi
     })
 
     it(`${name}: a revoked token is 401`, async () => {
-      const t = getApp()
-      const owner = await createAccount(t)
-      const token = await createToken(t, owner.user.id)
-      await t.db.deleteFrom('tokens').where('token_hash', '=', hashTokenSecret(token)).execute()
+      const owner = await createAccount(api)
+      const token = await createToken(api, owner.user.id)
+      await api.db.deleteFrom('tokens').where('token_hash', '=', hashTokenSecret(token)).execute()
       const res = await call(bearer(token), owner)
       assert.equal(res.status, 401)
       assert.deepEqual(res.body, INVALID)
     })
 
     it(`${name}: an expired token is 401`, async () => {
-      const t = getApp()
-      const owner = await createAccount(t)
-      const token = await createToken(t, owner.user.id, { expiry: addSeconds(nowTimestamp(t.clock), -1) })
+      const owner = await createAccount(api)
+      const token = await createToken(api, owner.user.id, { expiry: addSeconds(nowTimestamp(api.clock), -1) })
       const res = await call(bearer(token), owner)
       assert.equal(res.status, 401)
       assert.deepEqual(res.body, INVALID)
@@ -113,9 +109,8 @@ export function securitySuite(getApp: () => TestApp, cases: SecurityCase[]): voi
     const required = c.scopes === 'public' ? [] : c.scopes
     if (required.length > 0) {
       it(`${name}: a token without ${required.join(' ')} is 401`, async () => {
-        const t = getApp()
-        const owner = await createAccount(t)
-        const token = await createToken(t, owner.user.id, { scopes: scopesWithout(required) })
+        const owner = await createAccount(api)
+        const token = await createToken(api, owner.user.id, { scopes: scopesWithout(required) })
         const res = await call(bearer(token), owner)
         assert.equal(res.status, 401)
         assert.deepEqual(res.body, NOT_AUTHORIZED)
@@ -123,19 +118,17 @@ export function securitySuite(getApp: () => TestApp, cases: SecurityCase[]): voi
       })
 
       it(`${name}: a token with exactly ${required.join(' ')} succeeds`, async () => {
-        const t = getApp()
-        const owner = await createAccount(t)
-        const token = await createToken(t, owner.user.id, { scopes: required.join(' ') })
+        const owner = await createAccount(api)
+        const token = await createToken(api, owner.user.id, { scopes: required.join(' ') })
         const res = await call(bearer(token), owner)
         assert.equal(res.status, c.success, JSON.stringify(res.body))
       })
 
       if (required.some((s) => s.endsWith(':read_only'))) {
         it(`${name}: read_write satisfies read_only`, async () => {
-          const t = getApp()
-          const owner = await createAccount(t)
+          const owner = await createAccount(api)
           const scopes = required.map((s) => s.replace(':read_only', ':read_write')).join(' ')
-          const token = await createToken(t, owner.user.id, { scopes })
+          const token = await createToken(api, owner.user.id, { scopes })
           const res = await call(bearer(token), owner)
           assert.equal(res.status, c.success, JSON.stringify(res.body))
         })
@@ -145,11 +138,10 @@ export function securitySuite(getApp: () => TestApp, cases: SecurityCase[]): voi
     if (c.restricted !== undefined) {
       const expected = c.restricted
       it(`${name}: a restricted user without grants gets ${expected}`, async () => {
-        const t = getApp()
-        const owner = await createAccount(t)
-        const member = await createUser(t, owner, { restricted: true })
-        const { url, payload } = await c.prepare(t, owner)
-        const res = await t.request({
+        const owner = await createAccount(api)
+        const member = await createUser(api, owner, { restricted: true })
+        const { url, payload } = await c.prepare(api, owner)
+        const res = await api.request({
           method: c.method,
           url,
           headers: member.headers,
@@ -162,11 +154,10 @@ export function securitySuite(getApp: () => TestApp, cases: SecurityCase[]): voi
 
     if (c.crossAccount) {
       it(`${name}: another account's token gets 404`, async () => {
-        const t = getApp()
-        const owner = await createAccount(t)
-        const stranger = await createAccount(t)
-        const { url, payload } = await c.prepare(t, owner)
-        const res = await t.request({
+        const owner = await createAccount(api)
+        const stranger = await createAccount(api)
+        const { url, payload } = await c.prepare(api, owner)
+        const res = await api.request({
           method: c.method,
           url,
           headers: stranger.headers,

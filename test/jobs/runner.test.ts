@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { after, before, describe, it, mock } from 'node:test'
 import { MemoryBlobStore } from '../../src/blobs/memory-blob-store.ts'
 import { AdjustableClock, addSeconds, nowTimestamp } from '../../src/common/time.ts'
 import { createDb, type Db } from '../../src/db/connect.ts'
@@ -138,18 +138,38 @@ describe('job runner', () => {
 
   it('polls in the background until stopped', async () => {
     await clear()
-    const seen: string[] = []
-    const runner = runnerWith(async (key) => {
-      seen.push(key)
-    })
-    runner.start(5)
-    await enqueue('background')
-    for (let i = 0; i < 400 && seen.length === 0; i++) await new Promise((r) => setTimeout(r, 10))
-    await runner.stop()
-    assert.deepEqual(seen, ['background'])
-    await enqueue('after-stop')
-    await new Promise((r) => setTimeout(r, 30))
-    assert.deepEqual(seen, ['background'], 'a stopped runner runs nothing')
+    // The runner's timers are mocked: the test moves time on, so "no more polls" is proved
+    // without waiting for something not to happen.
+    mock.timers.enable({ apis: ['setTimeout'] })
+    try {
+      const seen: string[] = []
+      let ran = () => {}
+      const firstRun = new Promise<void>((resolve) => {
+        ran = resolve
+      })
+      const runner = runnerWith(async (key) => {
+        seen.push(key)
+        ran()
+      })
+      let polls = 0
+      runner.start(5, () => {
+        polls++
+        return true
+      })
+      await enqueue('background')
+      mock.timers.tick(5)
+      await firstRun
+      await runner.stop()
+      assert.deepEqual(seen, ['background'])
+      const pollsWhenStopped = polls
+      await enqueue('after-stop')
+      // Fires every timer due within a minute, synchronously: a poll still scheduled would run now.
+      mock.timers.tick(60_000)
+      assert.equal(polls, pollsWhenStopped, 'a stopped runner polls no more')
+      assert.deepEqual(seen, ['background'], 'a stopped runner runs nothing')
+    } finally {
+      mock.timers.reset()
+    }
   })
 
   it('several runners on one PostgreSQL database never run the same job (SKIP LOCKED)', {

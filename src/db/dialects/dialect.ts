@@ -33,12 +33,16 @@ export async function lockForSeeding(trx: Kysely<any>): Promise<void> {
   if (dialectOf(trx) === 'postgres') await sql`select pg_advisory_xact_lock(7270001)`.execute(trx)
 }
 
+/** SQLite's extended result codes for a violated UNIQUE or PRIMARY KEY constraint. */
+const SQLITE_CONSTRAINT_UNIQUE = 2067
+const SQLITE_CONSTRAINT_PRIMARYKEY = 1555
+
 /** A unique-constraint violation from either driver, so services can turn races into 400s. */
 export function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string } | null
+  const e = error as { code?: string; errcode?: number } | null
   return (
     e?.code === '23505' ||
-    e?.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
-    e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+    e?.errcode === SQLITE_CONSTRAINT_UNIQUE ||
+    e?.errcode === SQLITE_CONSTRAINT_PRIMARYKEY
   )
 }

@@ -31,10 +31,18 @@ export function createPostgresPool(options: PostgresOptions): pg.Pool {
     connectionString: options.connectionString,
     max: options.max ?? 10,
     types,
+    // Names the connections in pg_stat_activity (a URL's own application_name wins).
+    fallback_application_name: 'cloudplane',
     // UTC for the session: `timestamp` columns then hold UTC wall time, whatever the server's zone.
     options: `-c TimeZone=UTC${options.schema ? ` -c search_path=${options.schema}` : ''}`,
   })
-  // An idle client that loses its connection must not crash the process; the pool replaces it.
+  // A connection cut by the server (a failover, a restart, pg_terminate_backend) must not crash the
+  // process. An idle client's error reaches the pool, which drops it; a checked-out client's
+  // error would reach no listener and be thrown: its running query fails on its own (the request
+  // answers 503, see connection-loss.ts) and the pool drops the client when it is released.
   pool.on('error', () => {})
+  pool.on('connect', (client) => {
+    client.on('error', () => {})
+  })
   return pool
 }

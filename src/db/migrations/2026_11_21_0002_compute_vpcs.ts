@@ -4,7 +4,7 @@ import { notNull, withId } from './helpers.ts'
 /**
  * VPCs, subnets and the compute slice they attach to (instances, config profiles, interfaces,
  * disks, the type catalogue), plus per-account limits an operator can raise. Each resource kind
- * draws ids from its own sequence (api-facts 11p). Frozen once released.
+ * draws ids from its own sequence (docs/decisions.md#ids). Frozen once released.
  */
 // biome-ignore lint/suspicious/noExplicitAny: migrations work on an untyped database
 export async function up(db: Kysely<any>): Promise<void> {

@@ -3,6 +3,16 @@ import * as platform from './2026_11_21_0001_platform.ts'
 import * as computeVpcs from './2026_11_21_0002_compute_vpcs.ts'
 import * as images from './2026_11_21_0003_images.ts'
 import * as profile from './2026_11_21_0004_profile.ts'
+import * as login from './2026_11_23_0101_login.ts'
+import * as control from './2026_11_23_0201_control.ts'
+import * as listIndexes from './2026_11_23_0301_list_indexes.ts'
+import * as uploadLeases from './2026_11_23_0302_upload_leases.ts'
+import * as eventCounts from './2026_11_23_0303_event_counts.ts'
+import * as changeCounters from './2026_11_23_0401_change_counters.ts'
+import * as accountScriptsLoadbalancers from './2026_11_23_0501_account_scripts_loadbalancers.ts'
+import * as volumesDomains from './2026_11_23_0601_volumes_domains.ts'
+import * as abuseLimits from './2026_11_23_0701_abuse_limits.ts'
+import * as journalFaults from './2026_11_23_0701_journal_faults.ts'
 
 /**
  * Every migration, in order. A static list rather than a folder scan, so the set is explicit and
@@ -13,4 +23,14 @@ export const migrations: Record<string, Migration> = {
   '2026_11_21_0002_compute_vpcs': computeVpcs,
   '2026_11_21_0003_images': images,
   '2026_11_21_0004_profile': profile,
+  '2026_11_23_0101_login': login,
+  '2026_11_23_0201_control': control,
+  '2026_11_23_0301_list_indexes': listIndexes,
+  '2026_11_23_0302_upload_leases': uploadLeases,
+  '2026_11_23_0303_event_counts': eventCounts,
+  '2026_11_23_0401_change_counters': changeCounters,
+  '2026_11_23_0501_account_scripts_loadbalancers': accountScriptsLoadbalancers,
+  '2026_11_23_0601_volumes_domains': volumesDomains,
+  '2026_11_23_0701_abuse_limits': abuseLimits,
+  '2026_11_23_0701_journal_faults': journalFaults,
 }

@@ -1,4 +1,4 @@
-import { expireUpload } from '../../modules/images/images.service.ts'
+import { expireUpload } from '../../modules/images/image-uploads.service.ts'
 import type { JobHandler } from '../job-kinds.ts'
 
 export const imageUploadExpiry: JobHandler<'image-upload-expiry'> = (context, payload) =>

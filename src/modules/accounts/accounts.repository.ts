@@ -1,6 +1,6 @@
 import type { Db } from '../../db/connect.ts'
 import { forUpdate } from '../../db/dialects/dialect.ts'
-import type { AccountRow } from './accounts.table.ts'
+import type { AccountRow, AccountRowUpdate } from './accounts.table.ts'
 
 export async function insertAccount(db: Db, account: { uuid: string; created: string }): Promise<AccountRow> {
   return db.insertInto('accounts').values(account).returningAll().executeTakeFirstOrThrow()
@@ -16,4 +16,9 @@ export async function findAccount(db: Db, id: number): Promise<AccountRow | unde
  */
 export async function lockAccount(db: Db, accountId: number): Promise<void> {
   await forUpdate(db, db.selectFrom('accounts').select('id').where('id', '=', accountId)).execute()
+}
+
+/** Changes the account's contact fields. */
+export async function updateAccount(db: Db, id: number, values: AccountRowUpdate): Promise<AccountRow> {
+  return db.updateTable('accounts').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow()
 }

@@ -7,6 +7,8 @@ export interface Actor {
   /** The OAuth client behind the token, or null for a personal access token. */
   clientId: string | null
   authorizedAppId: number | null
+  /** When the acting token stops working (null: never); tokens it creates may not outlive it. */
+  tokenExpiry: string | null
   scopes: ScopeSet
   /** The token's scopes as sent in `X-OAuth-Scopes`. */
   scopeText: string

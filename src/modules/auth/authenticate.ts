@@ -53,6 +53,7 @@ export async function authenticate(
     tokenId: found.token.id,
     clientId: found.clientId,
     authorizedAppId: found.token.authorized_app_id,
+    tokenExpiry: found.token.expiry,
     scopes,
     scopeText: found.token.scopes,
     accountId: found.user.account_id,

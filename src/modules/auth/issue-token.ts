@@ -1,6 +1,6 @@
 import type { Db } from '../../db/connect.ts'
 import { generateTokenSecret, hashTokenSecret, tokenPrefix } from './token-secret.ts'
-import { insertToken } from './tokens.repository.ts'
+import { findTokenIdByHash, insertToken } from './tokens.repository.ts'
 import type { TokenRow } from './tokens.table.ts'
 
 export interface IssuedToken {
@@ -19,9 +19,11 @@ export async function issueToken(
     created: string
     expiry: string | null
     authorizedAppId?: number | null
+    /** A fixed secret (seed files); a new random one when left out. */
+    secret?: string
   },
 ): Promise<IssuedToken> {
-  const secret = generateTokenSecret()
+  const secret = options.secret ?? generateTokenSecret()
   const row = await insertToken(db, {
     userId: options.userId,
     authorizedAppId: options.authorizedAppId ?? null,
@@ -33,4 +35,9 @@ export async function issueToken(
     expiry: options.expiry,
   })
   return { row, secret }
+}
+
+/** Whether a token with this secret exists already (fixed secrets must stay unique). */
+export async function tokenSecretTaken(db: Db, secret: string): Promise<boolean> {
+  return (await findTokenIdByHash(db, hashTokenSecret(secret))) !== undefined
 }

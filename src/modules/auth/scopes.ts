@@ -1,6 +1,7 @@
 /**
- * OAuth scopes (api-facts section 6): `<category>:read_only` or `<category>:read_write`, separated
- * by spaces, or `*` for everything. `read_write` satisfies `read_only`.
+ * OAuth scopes (docs/service-facts.md#oauth-scopes): `<category>:read_only` or
+ * `<category>:read_write`, separated by spaces, or `*` for everything. `read_write` satisfies
+ * `read_only` (docs/decisions.md#scope-levels).
  */
 export const SCOPE_CATEGORIES = [
   'account',

@@ -1,14 +1,20 @@
-import { authGeneration, type Db } from '../../db/connect.ts'
+import { changeCounterNow } from '../../db/change-counters.ts'
+import type { Db } from '../../db/connect.ts'
 import type { TokenWithUser } from './tokens.repository.ts'
 
 /**
  * Token lookups remembered between requests, but only while credentials are unchanged: each
  * entry holds the `auth` change counter read before its lookup, and any change to a token, user,
- * app or account, by any process, moves the counter (database triggers), so the next request
- * reads the database again. Expiry is still checked on every request. Nothing here is a source of
- * truth; without a counter (PostgreSQL) nothing is cached.
+ * app or account, by any process, moves the counter (database triggers, on both engines), so the
+ * next request reads the database again. The counter is read for each request after it started
+ * (one read shared by the requests of an event-loop turn, see change-counters.ts), so a
+ * revocation committed before a request started is never missed, whichever process or SQL client
+ * made it. Expiry is still checked on every request. Nothing here is a source of truth; without a
+ * readable counter nothing is cached.
  */
 const MAX_ENTRIES = 10_000
+/** The change counter that the credential tables' triggers move (see the platform migration). */
+const CREDENTIALS_COUNTER = 'auth'
 
 interface Entry {
   stamp: number
@@ -24,7 +30,7 @@ export class TokenCache {
   }
 
   async lookup(hash: string, load: (hash: string) => Promise<TokenWithUser | undefined>) {
-    const stamp = authGeneration(this.#db)
+    const stamp = await changeCounterNow(this.#db, CREDENTIALS_COUNTER)
     if (stamp === undefined) return load(hash)
     const entry = this.#entries.get(hash)
     if (entry !== undefined && entry.stamp === stamp) return entry.found

@@ -1,4 +1,5 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import { createHash, timingSafeEqual } from 'node:crypto'
+import { randomBytes } from '../../common/random.ts'
 
 /** Token secrets: 64 hex characters (256 random bits), stored only as a SHA-256 hash. */
 export const TOKEN_PATTERN = /^[0-9a-f]{64}$/

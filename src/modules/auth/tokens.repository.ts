@@ -1,5 +1,5 @@
-import type { CompiledQuery, InferResult } from 'kysely'
 import type { Db } from '../../db/connect.ts'
+import { defineShaped, runPrepared, slot } from '../../db/prepared.ts'
 import type { UserRow } from '../users/users.table.ts'
 import type { TokenRow } from './tokens.table.ts'
 
@@ -11,8 +11,9 @@ export interface TokenWithUser {
   user: UserRow
 }
 
-function lookupQuery(db: Db, tokenHash: string) {
-  return db
+/** Authentication runs on every request and its SQL never changes: prepared once per database kind. */
+const lookupStatement = defineShaped('token with user', (db, _shape: Record<string, never>) => ({
+  lookup: (db as Db)
     .selectFrom('tokens')
     .innerJoin('users', 'users.id', 'tokens.user_id')
     .innerJoin('accounts', 'accounts.id', 'users.account_id')
@@ -28,22 +29,13 @@ function lookupQuery(db: Db, tokenHash: string) {
       'authorized_apps.expiry as app_expiry',
       'accounts.uuid as account_uuid',
     ])
-    .where('tokens.token_hash', '=', tokenHash)
-}
-
-type LookupRow = InferResult<ReturnType<typeof lookupQuery>>[number]
-
-/** Compiled once per database: authentication runs on every request, its SQL never changes. */
-const compiledLookups = new WeakMap<Db, CompiledQuery<LookupRow>>()
+    .where('tokens.token_hash', '=', slot<string>('hash'))
+    .compile(),
+}))
 
 /** The token, its user and account in one query: the whole of authentication's database work. */
 export async function findTokenWithUser(db: Db, tokenHash: string): Promise<TokenWithUser | undefined> {
-  let compiled = compiledLookups.get(db)
-  if (compiled === undefined) {
-    compiled = lookupQuery(db, '').compile()
-    compiledLookups.set(db, compiled)
-  }
-  const { rows } = await db.executeQuery<LookupRow>({ ...compiled, parameters: [tokenHash] })
+  const { rows } = await runPrepared(db, lookupStatement(db, {}).lookup, { hash: tokenHash })
   const row = rows[0]
   if (row === undefined) return undefined
   const {
@@ -83,37 +75,35 @@ export interface NewToken {
   expiry: string | null
 }
 
+const tokenValues = (token: NewToken) => ({
+  user_id: token.userId,
+  authorized_app_id: token.authorizedAppId ?? null,
+  label: token.label,
+  scopes: token.scopes,
+  token_hash: token.tokenHash,
+  token_prefix: token.tokenPrefix,
+  created: token.created,
+  expiry: token.expiry,
+})
+
 export async function insertToken(db: Db, token: NewToken): Promise<TokenRow> {
-  return db
-    .insertInto('tokens')
-    .values({
-      user_id: token.userId,
-      authorized_app_id: token.authorizedAppId ?? null,
-      label: token.label,
-      scopes: token.scopes,
-      token_hash: token.tokenHash,
-      token_prefix: token.tokenPrefix,
-      created: token.created,
-      expiry: token.expiry,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow()
+  return db.insertInto('tokens').values(tokenValues(token)).returningAll().executeTakeFirstOrThrow()
 }
 
 /** Inserts a token unless one with the same hash exists (several processes seeding one bootstrap token). */
 export async function insertTokenIfAbsent(db: Db, token: NewToken): Promise<void> {
   await db
     .insertInto('tokens')
-    .values({
-      user_id: token.userId,
-      authorized_app_id: token.authorizedAppId ?? null,
-      label: token.label,
-      scopes: token.scopes,
-      token_hash: token.tokenHash,
-      token_prefix: token.tokenPrefix,
-      created: token.created,
-      expiry: token.expiry,
-    })
+    .values(tokenValues(token))
     .onConflict((oc) => oc.column('token_hash').doNothing())
     .execute()
+}
+
+export async function findTokenIdByHash(db: Db, tokenHash: string): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('tokens')
+    .select('id')
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirst()
+  return row?.id
 }

@@ -1,64 +1,64 @@
-import type { EventSecondaryEntity, EventStatus, NewEvent } from '../events/events.repository.ts'
+import type { EventParts } from '../events/event-builder.ts'
 
 /**
- * Events of the compute slice (api-facts 9.1, 9.2): the instance is always the entity (type
- * `compute`), a config or disk the secondary entity, and the instance's grant decides which
- * restricted users see them.
+ * Event parts of the compute slice (docs/service-facts.md#events): the instance is always the
+ * entity (type `compute`), a config, disk or image the secondary entity, and the instance's grant
+ * decides which restricted users see them. Events are built with `buildEvent`.
  */
-interface InstanceRef {
-  id: number
-  label: string
-}
+type InstanceRef = { id: number; label: string }
+type SecondaryEntity = NonNullable<EventParts['secondary']>
 
-interface Actorish {
-  accountId: number
-  user: { id: number; username: string }
-}
+export const instanceEntity = (instance: InstanceRef): NonNullable<EventParts['entity']> => ({
+  type: 'compute',
+  id: instance.id,
+  label: instance.label,
+  url: `/v4/compute/instances/${instance.id}`,
+})
 
-export const configEntity = (
-  instanceId: number,
-  config: { id: number; label: string },
-): EventSecondaryEntity => ({
+export const configEntity = (instanceId: number, config: { id: number; label: string }): SecondaryEntity => ({
   type: 'compute_config',
   id: config.id,
   label: config.label,
   url: `/v4/compute/instances/${instanceId}/configs/${config.id}`,
 })
 
-export const diskEntity = (
-  instanceId: number,
-  disk: { id: number; label: string },
-): EventSecondaryEntity => ({
+export const diskEntity = (instanceId: number, disk: { id: number; label: string }): SecondaryEntity => ({
   type: 'disks',
   id: disk.id,
   label: disk.label,
   url: `/v4/compute/instances/${instanceId}/disks/${disk.id}`,
 })
 
-/** Job-like actions (create, boot, …) finish at once here; instant ones are notifications. */
-export function computeEvent(
-  actor: Actorish,
-  action: string,
+/** A public or private image an instance was deployed from (`id` in its wire form). */
+export const imageEntity = (image: { id: string; label: string }): SecondaryEntity => ({
+  type: 'image',
+  id: image.id,
+  label: image.label,
+  url: `/v4/images/${image.id}`,
+})
+
+/** The parts of an event about `instance`, visible to those granted the instance. */
+export const onInstance = (instance: InstanceRef, secondary: SecondaryEntity | null = null): EventParts => ({
+  entity: instanceEntity(instance),
+  secondary,
+  grant: { type: 'compute', id: instance.id },
+})
+
+/** A change of one of the instance's config profiles: a notification about the instance. */
+export const onConfig = (instance: InstanceRef, config: { id: number; label: string }): EventParts =>
+  onInstance(instance, configEntity(instance.id, config))
+
+/**
+ * The same for job-like actions (create, boot, shutdown, delete, …): they complete within the
+ * request here, so their events are already finished. Instant changes (updates, profile create and
+ * delete) stay notifications (`onInstance`).
+ */
+export const finishedOnInstance = (
   instance: InstanceRef,
-  created: string,
-  options: { secondary?: EventSecondaryEntity; status?: EventStatus } = {},
-): NewEvent {
-  const status = options.status ?? 'finished'
-  return {
-    accountId: actor.accountId,
-    user: { id: actor.user.id, username: actor.user.username },
-    action,
-    entity: {
-      type: 'compute',
-      id: instance.id,
-      label: instance.label,
-      url: `/v4/compute/instances/${instance.id}`,
-    },
-    secondary: options.secondary ?? null,
-    status,
-    percentComplete: status === 'finished' ? 100 : null,
-    duration: status === 'finished' ? 0 : null,
-    grant: { type: 'compute', id: instance.id },
-    created,
-  }
-}
+  secondary: SecondaryEntity | null = null,
+): EventParts => ({
+  ...onInstance(instance, secondary),
+  status: 'finished',
+  percentComplete: 100,
+  duration: 0,
+})

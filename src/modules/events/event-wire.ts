@@ -2,10 +2,10 @@ import type { Event } from './events.schemas.ts'
 import type { EventRow } from './events.table.ts'
 
 /**
- * An event's wire shape (api-facts 9.1, keys in the recorded order). Lists are rendered from
- * `json_tail`, stored with the row when it is written: the JSON of every key after `read`. The
- * list query puts the head (`id`, `created`, `seen`, `read`) in front, since `seen` and `read`
- * change after the event is recorded. A page then costs one short string per row.
+ * An event's wire shape, keys in the recorded order (docs/service-facts.md#events). Lists are
+ * rendered from `json_tail`, stored with the row when it is written: the JSON of every key after
+ * `read`. The list query puts the head (`id`, `created`, `seen`, `read`) in front, since `seen` and
+ * `read` change after the event is recorded. A page then costs one short string per row.
  */
 
 /** Entity kinds whose wire id is not the bare number stored. */
@@ -24,7 +24,9 @@ function toEventTail(row: EventTailFields): EventTail {
   const format = row.entity_type ? ENTITY_ID_FORMAT[row.entity_type] : undefined
   return {
     percent_complete: row.percent_complete,
-    time_remaining: row.time_remaining,
+    // Finished jobs report no time left, as 0 (recorded: linodego TestEventPoller_InstancePower).
+    time_remaining:
+      row.status === 'finished' ? 0 : row.time_remaining === null ? null : Number(row.time_remaining),
     rate: row.rate,
     duration: row.duration,
     action: row.action,

@@ -1,50 +1,19 @@
 import { type RawBuilder, type SqlBool, sql } from 'kysely'
-import {
-  type OrderTerm,
-  type PageRequest,
-  type PreparedList,
-  paginatePrepared,
-} from '../../common/pagination.ts'
+import { listStatements, type PageRequest, paginate } from '../../common/pagination.ts'
 import type { PageResult } from '../../common/schemas.ts'
 import type { Db } from '../../db/connect.ts'
-import { dialectOf } from '../../db/dialects/dialect.ts'
-import { fill, PreparedCache, type PreparedQuery, prepare, slot, stableSlot } from '../../db/prepared.ts'
-import type { GrantEntityType } from '../grants/grant-types.ts'
+import { listCriteria } from '../../db/list-criteria.ts'
+import { defineShaped, fill, slot, stableSlot } from '../../db/prepared.ts'
+import { countableAction, countFromDays, sinceDayValues } from './event-counts.ts'
 import { eventJson } from './event-json.ts'
+import type { EventStatus, NewEvent } from './event-types.ts'
 import { type EventTailFields, eventTail } from './event-wire.ts'
+import { EVENT_FILTERS } from './events.filters.ts'
 import type { EventRow, NewEventRow } from './events.table.ts'
 
-export interface EventEntity {
-  type: string
-  id: number | null
-  label: string | null
-  url: string | null
-}
-
-export interface EventSecondaryEntity {
-  type: string
-  id: number | string
-  label: string | null
-  url: string | null
-}
-
-export type EventStatus = 'failed' | 'finished' | 'notification' | 'scheduled' | 'started'
-
-export interface NewEvent {
-  accountId: number
-  /** The user who acted, or null for the system (jobs, expiries). */
-  user: { id: number; username: string } | null
-  action: string
-  entity: EventEntity | null
-  secondary?: EventSecondaryEntity | null
-  status?: EventStatus
-  percentComplete?: number | null
-  duration?: number | null
-  message?: string | null
-  /** The entity whose grant lets a restricted user see the event; null: only the acting user. */
-  grant: { type: GrantEntityType; id: number } | null
-  created: string
-}
+// The event types live in event-types.ts (other domains import them from there); also named here
+// for this file's own callers and tests.
+export type { EventEntity, EventSecondaryEntity, EventStatus, NewEvent } from './event-types.ts'
 
 function toRow(event: NewEvent): NewEventRow {
   const fields: EventTailFields = {
@@ -81,7 +50,8 @@ export async function recordEvents(db: Db, events: NewEvent[]): Promise<number[]
   const rows = events.map(toRow)
   // One row, the common case on every write: a statement prepared once (db/prepared.ts).
   if (rows.length === 1) {
-    const inserted = await db.executeQuery(fill(insertOne(db), rows[0] as Record<string, unknown>))
+    const { insert } = insertStatement(db, {})
+    const inserted = await db.executeQuery(fill(insert, rows[0] as Record<string, unknown>))
     return inserted.rows.map((r) => r.id)
   }
   const inserted = await db.insertInto('events').values(rows).returning('id').execute()
@@ -113,31 +83,30 @@ const EVENT_COLUMNS = [
   'json_tail',
 ] as const satisfies ReadonlyArray<keyof NewEventRow>
 
-const insertStatements = new PreparedCache<PreparedQuery<{ id: number }>>()
-
-function insertOne(db: Db): PreparedQuery<{ id: number }> {
-  return insertStatements.get(dialectOf(db), () =>
-    prepare(
-      db
-        .insertInto('events')
-        .values(Object.fromEntries(EVENT_COLUMNS.map((c) => [c, slot(c)])) as NewEventRow)
-        .returning('id')
-        .compile(),
-    ),
-  )
-}
+const insertStatement = defineShaped('insert event', (db, _shape: Record<string, never>) => ({
+  insert: (db as Db)
+    .insertInto('events')
+    .values(Object.fromEntries(EVENT_COLUMNS.map((c) => [c, slot(c)])) as NewEventRow)
+    .returning('id')
+    .compile(),
+}))
 
 export async function recordEvent(db: Db, event: NewEvent): Promise<number> {
   const [id] = await recordEvents(db, [event])
   return id as number
 }
 
+/** Where a job's event stands now. */
+export interface EventProgress {
+  status: EventStatus
+  percentComplete?: number | null
+  duration?: number | null
+  /** Seconds left (timed work in progress); null otherwise. */
+  timeRemaining?: number | null
+}
+
 /** Moves a job's event along (started → finished or failed), keeping its stored JSON in step. */
-export async function updateEventProgress(
-  db: Db,
-  id: number,
-  progress: { status: EventStatus; percentComplete?: number | null; duration?: number | null },
-): Promise<void> {
+export async function updateEventProgress(db: Db, id: number, progress: EventProgress): Promise<void> {
   const row = await db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst()
   if (row === undefined) return
   const fields: EventTailFields = {
@@ -145,6 +114,7 @@ export async function updateEventProgress(
     status: progress.status,
     percent_complete: progress.percentComplete ?? null,
     duration: progress.duration ?? null,
+    time_remaining: progress.timeRemaining == null ? null : String(progress.timeRemaining),
   }
   await db
     .updateTable('events')
@@ -152,6 +122,7 @@ export async function updateEventProgress(
       status: fields.status,
       percent_complete: fields.percent_complete,
       duration: fields.duration,
+      time_remaining: fields.time_remaining,
       json_tail: eventTail(fields),
     })
     .where('id', '=', id)
@@ -179,48 +150,69 @@ function scoped(db: Db, scope: EventScope) {
   return query
 }
 
-const listQueries = new PreparedCache<PreparedList<{ json: string }>>()
+/**
+ * The event list's statements, one set per shape: the X-Filter as sent and whether the list is a
+ * restricted user's. The account, the retention start and the restricted user are slots, so one
+ * statement serves every account. Each row is already its wire JSON (see event-json.ts): the
+ * hottest list of the API. Exported for the test that checks its query plans.
+ */
+export const eventListStatements = defineShaped(
+  'event list json',
+  (db, shape: { filter: string | null; restricted: boolean }, dialect) => {
+    const { where, order } = listCriteria({
+      filter: shape.filter ?? undefined,
+      spec: EVENT_FILTERS,
+      dialect,
+      restriction: shape.restricted ? visibility(stableSlot<number>(dialect, 'user')) : undefined,
+      order: { unique: 'events.id', direction: 'desc' },
+    })
+    let query = (db as Db)
+      .selectFrom('events')
+      .where('events.account_id', '=', stableSlot<number>(dialect, 'account'))
+    if (where) query = query.where(where)
+    const since = stableSlot<string>(dialect, 'since')
+    // The retention bound keeps almost every row, so a page must walk the index of its order (and
+    // filter) and stop after one page. SQLite, without statistics, would take the bound's range on
+    // `(account_id, created)` and sort the whole account instead: the unary `+` keeps the bound
+    // out of its index choice.
+    const pageBound = dialect === 'sqlite' ? sql<string>`+events.created` : sql<string>`events.created`
+    // `results` from the per-day counts where they answer the list; otherwise over an index.
+    const countable = shape.restricted ? undefined : countableAction(shape.filter)
+    const counted =
+      countable === undefined
+        ? query.where('events.created', '>=', since).select(sql<number>`count(*)`.as('n'))
+        : countFromDays(db as Db, dialect, countable.action)
+    const { count, page } = listStatements(
+      query.where(pageBound, '>=', since).select(eventJson(dialect).as('json')),
+      order,
+      dialect,
+      counted,
+    )
+    return { count, page }
+  },
+)
 
 /**
- * A page of events, each already rendered to its wire JSON by the database (see event-json.ts).
- * The SQL is prepared once per filter (the hottest list of the API; see db/prepared.ts), so
- * `filterKey` must identify everything `compile` puts into it.
+ * A page of events as wire JSON, newest first unless the filter orders otherwise; the id breaks
+ * ties so that pages are stable.
  */
 export async function listEventJson(
   db: Db,
   scope: EventScope,
+  filter: string | undefined,
   page: PageRequest,
-  filterKey: string,
-  compile: () => { where: RawBuilder<SqlBool> | undefined; order: OrderTerm[] },
 ): Promise<PageResult<string>> {
-  const dialect = dialectOf(db)
   const restricted = scope.restrictedUserId !== null
-  const key = `${dialect}\u0000${restricted ? 'restricted' : 'all'}\u0000${filterKey}`
-  const list = listQueries.get(key, () => {
-    const { where, order } = compile()
-    let query = db
-      .selectFrom('events')
-      .where('events.account_id', '=', stableSlot<number>(dialect, 'account'))
-      .where('events.created', '>=', stableSlot<string>(dialect, 'since'))
-    if (restricted) query = query.where(visibility(stableSlot<number>(dialect, 'user')))
-    if (where) query = query.where(where)
-    const count = query.select(sql<number>`count(*)`.as('n'))
-    let paged = query.select([eventJson(dialect).as('json'), sql<number>`(${count})`.as('n')])
-    for (const term of order) paged = paged.orderBy(sql`${term.expression} ${sql.raw(term.direction)}`)
-    return {
-      count: prepare(count.compile()),
-      page: prepare(
-        paged
-          .limit(stableSlot<number>(dialect, 'limit'))
-          .offset(stableSlot<number>(dialect, 'offset'))
-          .compile(),
-      ),
-    }
-  })
-  const rows = await paginatePrepared(
+  const list = eventListStatements(db, { filter: filter ?? null, restricted })
+  const rows = await paginate(
     db,
     list,
-    { account: scope.accountId, since: scope.since, user: scope.restrictedUserId },
+    {
+      account: scope.accountId,
+      since: scope.since,
+      user: scope.restrictedUserId,
+      ...sinceDayValues(scope.since),
+    },
     page,
   )
   return { ...rows, data: rows.data.map((r) => r.json) }

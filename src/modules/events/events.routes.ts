@@ -1,13 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { parseId } from '../../common/ids.ts'
-import { parsePageQuery } from '../../common/pagination.ts'
-import {
-  EmptyObjectSchema,
-  errorResponses,
-  FilterHeadersSchema,
-  PageQuerySchema,
-} from '../../common/schemas.ts'
-import { requireActor } from '../../plugins/auth.ts'
+import { sendRenderedJson } from '../../common/rendered-json.ts'
+import { listInput, listRoute, route } from '../../common/route-schemas.ts'
+import { EmptyObjectSchema } from '../../common/schemas.ts'
+import { contextOf } from '../../plugins/request-context.ts'
 import type { Scope } from '../auth/scopes.ts'
 import { EventPageSchema, EventParamsSchema, EventSchema } from './events.schemas.ts'
 import * as events from './events.service.ts'
@@ -18,78 +14,58 @@ const auth = { scopes: ['events:read_only'] as Scope[] }
 export const eventsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/account/events',
-    {
-      schema: {
+    listRoute(
+      auth,
+      {
         operationId: 'getEvents',
         summary: "List the account's events of the last 90 days, newest first",
         tags,
-        querystring: PageQuerySchema,
-        headers: FilterHeadersSchema,
-        response: { 200: EventPageSchema, ...errorResponses },
       },
-      config: { auth },
-    },
+      EventPageSchema,
+    ),
     async (request, reply) => {
-      // Already JSON (rendered by the database), so it is sent as it is; the schema documents it.
-      reply.type('application/json; charset=utf-8')
-      return events.listEventsJson(
-        app.db,
-        app.clock,
-        requireActor(request),
-        parsePageQuery(request.query),
-        request.headers['x-filter'],
-      )
+      const page = await events.listEventsJson(contextOf(request), listInput(request))
+      return sendRenderedJson(reply, page)
     },
   )
 
   app.get(
     '/account/events/:eventId',
-    {
-      schema: {
-        operationId: 'getEvent',
-        summary: 'View an event',
-        tags,
-        params: EventParamsSchema,
-        response: { 200: EventSchema, ...errorResponses },
-      },
-      config: { auth },
-    },
-    async (request) =>
-      events.getEvent(app.db, app.clock, requireActor(request), parseId(request.params.eventId)),
+    route(
+      auth,
+      { operationId: 'getEvent', summary: 'View an event', tags, params: EventParamsSchema },
+      EventSchema,
+    ),
+    async (request) => events.getEvent(contextOf(request), { eventId: parseId(request.params.eventId) }),
   )
 
   app.post(
     '/account/events/:eventId/read',
-    {
-      schema: {
-        operationId: 'markEventRead',
-        summary: 'Mark an event as read',
-        tags,
-        params: EventParamsSchema,
-        response: { 200: EmptyObjectSchema, ...errorResponses },
-      },
-      config: { auth },
-    },
+    route(
+      auth,
+      { operationId: 'markEventRead', summary: 'Mark an event as read', tags, params: EventParamsSchema },
+      EmptyObjectSchema,
+    ),
     async (request) => {
-      await events.markRead(app.db, app.clock, requireActor(request), parseId(request.params.eventId))
+      await events.markRead(contextOf(request), { eventId: parseId(request.params.eventId) })
       return {}
     },
   )
 
   app.post(
     '/account/events/:eventId/seen',
-    {
-      schema: {
+    route(
+      auth,
+      {
         operationId: 'markEventsSeen',
         summary: 'Mark this event and every earlier one as seen',
         tags,
         params: EventParamsSchema,
-        response: { 200: EmptyObjectSchema, ...errorResponses },
       },
-      config: { auth },
-    },
+      EmptyObjectSchema,
+    ),
     async (request) => {
-      await events.markSeen(app.db, app.clock, requireActor(request), parseId(request.params.eventId))
+      await events.markSeen(contextOf(request), { eventId: parseId(request.params.eventId) })
       return {}
     },
   )

@@ -1,96 +1,67 @@
-import { type SqlBool, sql } from 'kysely'
+import { inContextTransaction, type RequestContext } from '../../common/context.ts'
 import { notFound } from '../../common/errors.ts'
-import { pageJson } from '../../common/page-json.ts'
-import type { PageRequest } from '../../common/pagination.ts'
-import { addSeconds, type Clock, nowTimestamp } from '../../common/time.ts'
-import { compileFilter, type FilterSpec } from '../../common/x-filter.ts'
+import type { ListQuery } from '../../common/pagination.ts'
+import { pageJson } from '../../common/rendered-json.ts'
+import { addSeconds, nowTimestamp } from '../../common/time.ts'
 import type { Db } from '../../db/connect.ts'
-import { dialectOf } from '../../db/dialects/dialect.ts'
-import { inTransaction } from '../../db/transaction.ts'
-import type { Actor } from '../auth/actor.ts'
+import { grantedListScope } from '../grants/authorize.ts'
+import type { NewEvent } from './event-types.ts'
 import { toEvent } from './event-wire.ts'
 import * as repo from './events.repository.ts'
 import type { Event } from './events.schemas.ts'
 
-/** Events are listed for 90 days (api-facts 9.1). */
+/** Events are listed for 90 days (docs/service-facts.md#events). */
 const RETENTION_SECONDS = 90 * 24 * 3600
 
-const isImageId = (value: unknown) => typeof value === 'string' && value.startsWith('private/')
-
-/** `entity.id` accepts the number or, for images, `private/<n>`. */
-function parseEntityId(value: unknown): number | undefined {
-  if (typeof value === 'number') return Number.isSafeInteger(value) ? value : undefined
-  if (typeof value === 'string') {
-    const m = /^(?:private\/)?([0-9]{1,15})$/.exec(value)
-    return m ? Number(m[1]) : undefined
-  }
-  return undefined
+/** What the caller may see: their account's events of the retention window, only granted ones if restricted. */
+function scopeOf(ctx: RequestContext): repo.EventScope {
+  return { ...grantedListScope(ctx.actor), since: addSeconds(nowTimestamp(ctx.clock), -RETENTION_SECONDS) }
 }
 
-export const EVENT_FILTERS: FilterSpec = {
-  id: { column: 'events.id', type: 'integer' },
-  action: { column: 'events.action', type: 'string' },
-  created: { column: 'events.created', type: 'timestamp' },
-  'entity.id': {
-    column: 'events.entity_id',
-    type: 'integer',
-    nullable: true,
-    parse: parseEntityId,
-    scope: (value) => (isImageId(value) ? sql<SqlBool>`events.entity_type = 'image'` : undefined),
-  },
-  'entity.type': { column: 'events.entity_type', type: 'string', nullable: true },
-  read: { column: 'events.read', type: 'boolean' },
+/** The list page as JSON text, rendered by the database. */
+export async function listEventsJson(ctx: RequestContext, query: ListQuery): Promise<string> {
+  return pageJson(await repo.listEventJson(ctx.db, scopeOf(ctx), query.filter, query.page))
 }
 
-function scopeOf(actor: Actor, clock: Clock): repo.EventScope {
-  return {
-    accountId: actor.accountId,
-    since: addSeconds(nowTimestamp(clock), -RETENTION_SECONDS),
-    restrictedUserId: actor.user.restricted ? actor.user.id : null,
-  }
-}
-
-/**
- * The list page as JSON text. Newest first unless the filter orders otherwise; the id breaks ties
- * so pages are stable.
- */
-export async function listEventsJson(
-  db: Db,
-  clock: Clock,
-  actor: Actor,
-  page: PageRequest,
-  filter: string | undefined,
-): Promise<string> {
-  const compile = () => {
-    const compiled = compileFilter(filter, EVENT_FILTERS, dialectOf(db))
-    const direction = compiled.order?.direction ?? 'desc'
-    return {
-      where: compiled.where,
-      order: [...(compiled.order ? [compiled.order] : []), { expression: sql.ref('events.id'), direction }],
-    }
-  }
-  return pageJson(await repo.listEventJson(db, scopeOf(actor, clock), page, filter ?? '', compile))
-}
-
-export async function getEvent(db: Db, clock: Clock, actor: Actor, id: number): Promise<Event> {
-  const row = await repo.findEvent(db, scopeOf(actor, clock), id)
+/** An event the caller may see, within the retention window; else 404. */
+async function accessEvent(ctx: RequestContext, { eventId }: { eventId: number }) {
+  const row = await repo.findEvent(ctx.db, scopeOf(ctx), eventId)
   if (row === undefined) throw notFound()
-  return toEvent(row)
+  return row
+}
+
+export async function getEvent(ctx: RequestContext, ids: { eventId: number }): Promise<Event> {
+  return toEvent(await accessEvent(ctx, ids))
 }
 
 /** Marks every event up to and including this one as seen. */
-export async function markSeen(db: Db, clock: Clock, actor: Actor, id: number): Promise<void> {
-  const scope = scopeOf(actor, clock)
-  await inTransaction(db, async (trx) => {
-    if ((await repo.findEvent(trx, scope, id)) === undefined) throw notFound()
-    await repo.markSeenThrough(trx, scope, id)
+export async function markSeen(ctx: RequestContext, ids: { eventId: number }): Promise<void> {
+  await inContextTransaction(ctx, async (tx) => {
+    await accessEvent(tx, ids)
+    await repo.markSeenThrough(tx.db, scopeOf(tx), ids.eventId)
   })
 }
 
-export async function markRead(db: Db, clock: Clock, actor: Actor, id: number): Promise<void> {
-  const scope = scopeOf(actor, clock)
-  await inTransaction(db, async (trx) => {
-    if ((await repo.findEvent(trx, scope, id)) === undefined) throw notFound()
-    await repo.markRead(trx, id)
+export async function markRead(ctx: RequestContext, ids: { eventId: number }): Promise<void> {
+  await inContextTransaction(ctx, async (tx) => {
+    await accessEvent(tx, ids)
+    await repo.markRead(tx.db, ids.eventId)
   })
+}
+
+/**
+ * Records events, for every domain. Call it with the transaction of the change that emits them,
+ * so the change and its events commit (or vanish) together.
+ */
+export function recordEvents(db: Db, events: NewEvent[]): Promise<number[]> {
+  return repo.recordEvents(db, events)
+}
+
+export function recordEvent(db: Db, event: NewEvent): Promise<number> {
+  return repo.recordEvent(db, event)
+}
+
+/** Moves a job's event along (started → finished or failed). */
+export function updateEventProgress(db: Db, id: number, progress: repo.EventProgress): Promise<void> {
+  return repo.updateEventProgress(db, id, progress)
 }

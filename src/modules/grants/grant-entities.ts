@@ -16,4 +16,8 @@ export const GRANT_ENTITY_TABLES: Partial<Record<GrantEntityType, GrantEntityTab
   image: { table: 'images', label: 'label', where: 'is_public = false' },
   vpc: { table: 'vpcs', label: 'label' },
   compute: { table: 'compute_instances', label: 'label' },
+  loadbalancer: { table: 'loadbalancers', label: 'label' },
+  script: { table: 'scripts', label: 'label' },
+  volume: { table: 'volumes', label: 'label' },
+  domain: { table: 'domains', label: 'domain' },
 }

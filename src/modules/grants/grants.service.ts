@@ -1,10 +1,6 @@
-import { badRequest, ErrorCollector } from '../../common/errors.ts'
+import { ErrorCollector } from '../../common/errors.ts'
 import type { Db } from '../../db/connect.ts'
-import { inTransaction } from '../../db/transaction.ts'
-import type { Actor } from '../auth/actor.ts'
-import { getAccountUserRow } from '../users/users.service.ts'
 import type { UserRow } from '../users/users.table.ts'
-import { assertUnrestricted } from './authorize.ts'
 import {
   GLOBAL_GRANT_FLAGS,
   GRANT_ENTITY_TYPES,
@@ -63,52 +59,51 @@ export async function buildGrantsDocument(
   return { ...lists, global: toGlobal(global) }
 }
 
-/** GET /account/users/{username}/grants: undefined (204) for an unrestricted user. */
-export async function getUserGrants(
+/**
+ * Changes a restricted user's grants: entity kinds the body leaves out keep theirs, and an entity
+ * that is not the account's is refused. Call it in the transaction that found the user.
+ */
+export async function changeUserGrants(
   db: Db,
-  actor: Actor,
-  username: string,
-): Promise<GrantsDocument | undefined> {
-  assertUnrestricted(actor)
-  const user = await getAccountUserRow(db, actor, username)
-  if (!user.restricted) return undefined
+  user: UserRow,
+  body: UpdateGrantsBody,
+): Promise<GrantsDocument> {
+  const errors = new ErrorCollector()
+  const updates: Array<[GrantEntityType, number, Permission | null]> = []
+  for (const type of GRANT_ENTITY_TYPES) {
+    const requested = body[type]
+    if (requested === undefined) continue
+    const existing = new Set((await repo.listGrantableEntities(db, type, user.account_id)).map((e) => e.id))
+    requested.forEach((grant, i) => {
+      if (!existing.has(grant.id)) errors.add('Entity not found', `${type}[${i}].id`)
+      else updates.push([type, grant.id, grant.permissions as Permission | null])
+    })
+  }
+  errors.throwIfAny()
+  await repo.ensureGlobalGrants(db, user.id)
+  if (body.global) {
+    const values: Record<string, unknown> = {}
+    for (const flag of GLOBAL_GRANT_FLAGS)
+      if (body.global[flag] !== undefined) values[flag] = body.global[flag]
+    if (body.global.account_access !== undefined) values.account_access = body.global.account_access
+    await repo.updateGlobalGrants(db, user.id, values)
+  }
+  for (const [type, id, permissions] of updates)
+    await repo.setEntityPermission(db, user.id, type, id, permissions)
   return buildGrantsDocument(db, user, false)
 }
 
-export async function updateUserGrants(
-  db: Db,
-  actor: Actor,
-  username: string,
-  body: UpdateGrantsBody,
-): Promise<GrantsDocument> {
-  assertUnrestricted(actor)
-  return inTransaction(db, async (trx) => {
-    const user = await getAccountUserRow(trx, actor, username)
-    if (!user.restricted) throw badRequest('Grants are not available for unrestricted users')
-    const errors = new ErrorCollector()
-    const updates: Array<[GrantEntityType, number, Permission | null]> = []
-    for (const type of GRANT_ENTITY_TYPES) {
-      const requested = body[type]
-      if (requested === undefined) continue
-      const existing = new Set(
-        (await repo.listGrantableEntities(trx, type, user.account_id)).map((e) => e.id),
-      )
-      requested.forEach((grant, i) => {
-        if (!existing.has(grant.id)) errors.add('Entity not found', `${type}[${i}].id`)
-        else updates.push([type, grant.id, grant.permissions as Permission | null])
-      })
-    }
-    errors.throwIfAny()
-    await repo.ensureGlobalGrants(trx, user.id)
-    if (body.global) {
-      const values: Record<string, unknown> = {}
-      for (const flag of GLOBAL_GRANT_FLAGS)
-        if (body.global[flag] !== undefined) values[flag] = body.global[flag]
-      if (body.global.account_access !== undefined) values.account_access = body.global.account_access
-      await repo.updateGlobalGrants(trx, user.id, values)
-    }
-    for (const [type, id, permissions] of updates)
-      await repo.setEntityPermission(trx, user.id, type, id, permissions)
-    return buildGrantsDocument(trx, user, false)
-  })
+/** A restricted user's global flags: all off, unless the user has them already. */
+export function ensureGlobalGrants(db: Db, userId: number): Promise<void> {
+  return repo.ensureGlobalGrants(db, userId)
+}
+
+/** A user turned unrestricted needs no grants: they are removed, global flags included. */
+export function deleteAllGrants(db: Db, userId: number): Promise<void> {
+  return repo.deleteAllGrants(db, userId)
+}
+
+/** An entity is gone: so are every user's grants on it. */
+export function deleteEntityGrants(db: Db, type: GrantEntityType, entityId: number): Promise<void> {
+  return repo.deleteEntityGrants(db, type, entityId)
 }

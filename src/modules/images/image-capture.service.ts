@@ -1,93 +1,124 @@
-import { badRequest } from '../../common/errors.ts'
-import { type Clock, nowTimestamp } from '../../common/time.ts'
+import { inContextTransaction, type RequestContext } from '../../common/context.ts'
+import { ApiError, badRequest } from '../../common/errors.ts'
+import { addSeconds, type Clock, nowTimestamp } from '../../common/time.ts'
 import type { Db } from '../../db/connect.ts'
 import { inTransaction } from '../../db/transaction.ts'
 import { enqueueJob } from '../../jobs/jobs.repository.ts'
-import type { Actor } from '../auth/actor.ts'
-import { findAccountDisk } from '../compute/disks/disks.repository.ts'
-import { lockAccountInstance } from '../compute/instances/instances.repository.ts'
-import { recordEvent } from '../events/events.repository.ts'
-import { assertEntityGrant, assertGlobalGrant, grantToCreator } from '../grants/authorize.ts'
+import { workDuration } from '../../jobs/work-durations.ts'
+import { onInstance } from '../compute/compute-events.ts'
+import { accessDisk, findDiskInstanceId } from '../compute/disks/disks.service.ts'
+import { buildEvent } from '../events/event-builder.ts'
+import { recordEvent, updateEventProgress } from '../events/events.service.ts'
+import { assertGlobalGrant } from '../grants/authorize.ts'
+import { requireAvailableRegion } from '../regions/regions.service.ts'
+import { imageSecondaryEntity } from './image-events.ts'
 import * as repo from './images.repository.ts'
 import type { CaptureImageBody, Image } from './images.schemas.ts'
-import { toImage } from './images.service.ts'
+import { insertPrivateImage, toImage } from './images.service.ts'
 
-/** Only these filesystems can be captured (api-facts 4.3, from the product's capture guide). */
+/** Only these filesystems can be captured, as the product's guide says (docs/service-facts.md#disks). */
 const CAPTURABLE = new Set(['ext3', 'ext4'])
+
+/** Another account's disk is as unknown as one that does not exist. */
+const diskNotFound = () => badRequest('Disk not found', 'disk_id')
+
+/**
+ * The disk to capture and its instance, locked, which the caller must be allowed to change. The
+ * request names the disk alone, so an unknown disk is a bad request rather than a 404.
+ */
+async function capturedDisk(ctx: RequestContext, diskId: number) {
+  const instanceId = await findDiskInstanceId(ctx, { diskId })
+  if (instanceId === undefined) throw diskNotFound()
+  try {
+    return await accessDisk(ctx, { instanceId, diskId }, 'read_write')
+  } catch (error) {
+    // The disk or its instance went away since the disk was found.
+    if (error instanceof ApiError && error.code === 'not_found') throw diskNotFound()
+    throw error
+  }
+}
 
 /**
  * Captures a private image from a disk of one of the account's instances. The image comes back
  * `creating` at once, with the disk's size; a job makes it `available` and finishes the
  * `disk_imagize` event recorded here on the instance, with the image as secondary entity.
  */
-export async function captureImage(
-  db: Db,
-  clock: Clock,
-  actor: Actor,
-  body: CaptureImageBody,
-): Promise<Image> {
-  return inTransaction(db, async (trx) => {
-    await assertGlobalGrant(trx, actor, 'add_images')
-    const disk = await findAccountDisk(trx, actor.accountId, body.disk_id)
-    // Another account's disk is as unknown as one that does not exist.
-    if (disk === undefined) throw badRequest('Disk not found', 'disk_id')
-    const instance = await lockAccountInstance(trx, actor.accountId, disk.instance_id)
-    if (instance === undefined) throw badRequest('Disk not found', 'disk_id')
-    await assertEntityGrant(trx, actor, 'compute', instance.id, 'read_write')
+export async function captureImage(ctx: RequestContext, body: CaptureImageBody): Promise<Image> {
+  return inContextTransaction(ctx, async (tx) => {
+    const { actor } = tx
+    await assertGlobalGrant(tx.db, actor, 'add_images')
+    const { disk, instance } = await capturedDisk(tx, body.disk_id)
     if (!CAPTURABLE.has(disk.filesystem)) {
       throw badRequest('Only ext3 and ext4 disks can be captured as images', 'disk_id')
     }
     if (disk.status !== 'ready') throw badRequest('Disk is not ready', 'disk_id')
+    // The image is made in the instance's region: none is made there during an outage.
+    await requireAvailableRegion(tx, { regionId: instance.region }, 'disk_id')
 
-    const now = nowTimestamp(clock)
-    const image = await repo.insertImage(trx, {
-      slug: null,
-      account_id: actor.accountId,
-      label: body.label ?? disk.label,
-      description: body.description === undefined ? '' : body.description,
-      created_by: actor.user.username,
-      type: 'manual',
-      status: 'creating',
-      size: disk.size,
-      capabilities: JSON.stringify(body.cloud_init ? ['cloud-init'] : []),
-      is_public: false,
-      deprecated: false,
-      vendor: null,
-      eol: null,
-      expiry: null,
-      created: now,
-      updated: now,
-      creator_user_id: actor.user.id,
-      region: instance.region,
-    })
-    await grantToCreator(trx, actor, 'image', image.id)
-    const eventId = await recordEvent(trx, {
-      accountId: actor.accountId,
-      user: actor.user,
-      action: 'disk_imagize',
-      entity: {
-        type: 'compute',
-        id: instance.id,
-        label: instance.label,
-        url: `/v4/compute/instances/${instance.id}`,
+    const now = nowTimestamp(tx.clock)
+    const image = await insertPrivateImage(
+      tx,
+      {
+        label: body.label ?? disk.label,
+        description: body.description,
+        cloudInit: body.cloud_init,
+        region: instance.region,
+        status: 'creating',
+        size: disk.size,
       },
-      secondary: {
-        type: 'image',
-        id: repo.wireImageId(image),
-        label: image.label,
-        url: `/v4/images/${repo.wireImageId(image)}`,
-      },
-      status: 'started',
-      percentComplete: 0,
-      grant: { type: 'compute', id: instance.id },
-      created: now,
-    })
-    await enqueueJob(trx, {
+      now,
+    )
+    const eventId = await recordEvent(
+      tx.db,
+      buildEvent(
+        actor,
+        'disk_imagize',
+        { ...onInstance(instance, imageSecondaryEntity(image)), status: 'started', percentComplete: 0 },
+        now,
+      ),
+    )
+    // Instant unless the emulator is told the work takes time; then it is due that much later.
+    const seconds = await workDuration(tx.db, 'image_capture')
+    if (seconds > 0)
+      await updateEventProgress(tx.db, eventId, {
+        status: 'started',
+        percentComplete: 0,
+        timeRemaining: seconds,
+      })
+    await enqueueJob(tx.db, {
       kind: 'image-capture',
       payload: { imageId: image.id, eventId, started: now },
-      runAt: now,
+      runAt: addSeconds(now, seconds),
       created: now,
     })
     return toImage(image)
+  })
+}
+
+/**
+ * Job: a captured image has been "processed" and becomes available; its `disk_imagize` event
+ * finishes. Idempotent: an image already available, or deleted meanwhile, is left as it is.
+ */
+export async function finishCapture(
+  db: Db,
+  clock: Clock,
+  job: { imageId: number; eventId: number; started: string },
+  /** Whether a fault rule makes this capture fail: the image is then removed, as on the real service. */
+  fails: () => Promise<boolean> = async () => false,
+): Promise<void> {
+  const failed = await fails()
+  await inTransaction(db, async (trx) => {
+    const row = await repo.lockImage(trx, job.imageId)
+    const now = nowTimestamp(clock)
+    if (row?.status === 'creating') {
+      if (failed) await repo.deleteImage(trx, row.id)
+      else await repo.updateImage(trx, row.id, { status: 'available', updated: now })
+    }
+    const ok = row !== undefined && !failed
+    await updateEventProgress(trx, job.eventId, {
+      status: ok ? 'finished' : 'failed',
+      percentComplete: ok ? 100 : null,
+      duration: Math.max(0, Math.round((Date.parse(`${now}Z`) - Date.parse(`${job.started}Z`)) / 1000)),
+    })
   })
 }

@@ -9,6 +9,11 @@ export interface UploadLimits {
   maxCompressedBytes: number
   /** Largest uncompressed image: stops a decompression bomb long before it fills a disk. */
   maxUncompressedBytes: number
+  /**
+   * Uploads inspected at once by this process, each in its own worker thread with its own ring
+   * buffer; one more is refused (503) rather than queued, so that it holds no connection either.
+   */
+  maxConcurrentUploads: number
 }
 
 export interface ReceivedImageData extends InspectionResult {
@@ -36,6 +41,12 @@ const RING_BYTES = 8 * 1024 * 1024
 
 /** The worker is told of new bytes a megabyte at a time: one message per batch, not per read. */
 const BATCH_BYTES = 1024 * 1024
+
+/** Inspection workers running now in this process. */
+let runningInspections = 0
+
+const tooManyUploads = () =>
+  new ApiError('unavailable', [{ reason: 'Too many image uploads are in progress; retry shortly' }])
 
 /** One upload's inspection in its own worker thread, fed in order with flow control. */
 class InspectionWorker {
@@ -148,6 +159,8 @@ export async function receiveImageData(
   /** The first two bytes sent: gzip's magic number, or the sign that this is not gzip at all. */
   let magic = Buffer.alloc(0)
   let result: InspectionResult | undefined
+  if (runningInspections >= limits.maxConcurrentUploads) throw tooManyUploads()
+  runningInspections++
   const inspection = new InspectionWorker(limits.maxUncompressedBytes)
 
   const sink = new Writable({
@@ -197,6 +210,7 @@ export async function receiveImageData(
     source.off('close', closed)
     signal?.removeEventListener('abort', aborted)
     inspection.close()
+    runningInspections--
   }
   return { compressedBytes, ...(result as InspectionResult) }
 }

@@ -1,24 +1,34 @@
-import { createHash, randomBytes } from 'node:crypto'
+import { createHash } from 'node:crypto'
 import { PassThrough, type Readable } from 'node:stream'
 import type { BlobStore } from '../../blobs/blob-store.ts'
+import { inContextTransaction, type RequestContext } from '../../common/context.ts'
 import { ApiError, badRequest, notFound } from '../../common/errors.ts'
+import { randomBytes } from '../../common/random.ts'
 import { addSeconds, type Clock, nowTimestamp } from '../../common/time.ts'
 import type { Db } from '../../db/connect.ts'
 import { inTransaction } from '../../db/transaction.ts'
-import { enqueueJob } from '../../jobs/jobs.repository.ts'
-import type { Actor } from '../auth/actor.ts'
+import { cancelJob, enqueueJob } from '../../jobs/jobs.repository.ts'
 import { sameDigest } from '../auth/token-secret.ts'
-import { recordEvent } from '../events/events.repository.ts'
-import { assertGlobalGrant, grantToCreator } from '../grants/authorize.ts'
-import { findRegion } from '../regions/regions.repository.ts'
+import { buildEvent } from '../events/event-builder.ts'
+import { recordEvent } from '../events/events.service.ts'
+import { assertGlobalGrant } from '../grants/authorize.ts'
+import { requireAvailableRegion } from '../regions/regions.service.ts'
 import { receiveImageData, type UploadLimits, uploadTooLarge } from './image-data.ts'
+import { imageEntity, imageGrant } from './image-events.ts'
 import * as repo from './images.repository.ts'
 import type { Image, UploadImageBody } from './images.schemas.ts'
-import { imageBlobKey, imageEntity, toImage } from './images.service.ts'
+import { imageBlobKey, insertPrivateImage, removeImage, toImage } from './images.service.ts'
 import type { ImageRow } from './images.table.ts'
 
 /** Data must arrive within 24 hours, or the upload is cancelled and the image deleted. */
 export const UPLOAD_WINDOW_SECONDS = 24 * 3600
+
+/**
+ * How long a claim on an upload URL holds without renewal: the process streaming the data renews
+ * it every LEASE_RENEW_MS, so a claim outlives its process (kill -9, a crash) by this much at most.
+ */
+export const UPLOAD_LEASE_SECONDS = 10
+const LEASE_RENEW_MS = 3000
 
 /** Path of the upload URL, under the server's public base URL. */
 export const UPLOAD_PATH = '/image-uploads'
@@ -32,43 +42,37 @@ const hashUploadToken = (token: string): string => createHash('sha256').update(t
  * 256-bit random secret, stored only as its hash, that opens this one upload and nothing else.
  */
 export async function createUpload(
-  db: Db,
-  clock: Clock,
-  actor: Actor,
+  ctx: RequestContext,
   body: UploadImageBody,
-  publicUrl: string,
+  settings: { publicUrl: string; maxPendingUploads: number },
 ): Promise<{ upload_to: string; image: Image }> {
-  await assertGlobalGrant(db, actor, 'add_images')
-  if ((await findRegion(db, body.region)) === undefined) throw badRequest('Region not found', 'region')
+  const { actor } = ctx
+  await assertGlobalGrant(ctx.db, actor, 'add_images')
+  await requireAvailableRegion(ctx, { regionId: body.region })
+  // Each waiting upload holds a URL, a row and a job: an account cannot pile them up.
+  if ((await repo.countPendingUploads(ctx.db, actor.accountId)) >= settings.maxPendingUploads) {
+    throw badRequest(
+      `At most ${settings.maxPendingUploads} images may wait for their data at once; upload or delete those first`,
+    )
+  }
   const token = randomBytes(32).toString('base64url')
-  const now = nowTimestamp(clock)
+  const now = nowTimestamp(ctx.clock)
   const expiry = addSeconds(now, UPLOAD_WINDOW_SECONDS)
-  const row = await inTransaction(db, async (trx) => {
-    const image = await repo.insertImage(trx, {
-      slug: null,
-      account_id: actor.accountId,
-      label: body.label,
-      description: body.description === undefined ? '' : body.description,
-      created_by: actor.user.username,
-      type: 'manual',
-      status: 'pending_upload',
-      size: 0,
-      capabilities: JSON.stringify(body.cloud_init ? ['cloud-init'] : []),
-      is_public: false,
-      deprecated: false,
-      vendor: null,
-      eol: null,
-      expiry: null,
-      created: now,
-      updated: now,
-      creator_user_id: actor.user.id,
-      region: body.region,
-      upload_token_hash: hashUploadToken(token),
-      upload_state: 'waiting',
-      upload_expiry: expiry,
-    })
-    await grantToCreator(trx, actor, 'image', image.id)
-    await enqueueJob(trx, {
+  const row = await inContextTransaction(ctx, async (tx) => {
+    const image = await insertPrivateImage(
+      tx,
+      {
+        label: body.label,
+        description: body.description,
+        cloudInit: body.cloud_init,
+        region: body.region,
+        status: 'pending_upload',
+        size: 0,
+        upload: { upload_token_hash: hashUploadToken(token), upload_state: 'waiting', upload_expiry: expiry },
+      },
+      now,
+    )
+    await enqueueJob(tx.db, {
       kind: 'image-upload-expiry',
       payload: { imageId: image.id },
       runAt: expiry,
@@ -76,7 +80,7 @@ export async function createUpload(
     })
     return image
   })
-  return { upload_to: `${publicUrl}${UPLOAD_PATH}/${token}`, image: toImage(row) }
+  return { upload_to: `${settings.publicUrl}${UPLOAD_PATH}/${token}`, image: toImage(row) }
 }
 
 export interface ReceiveUploadInput {
@@ -95,7 +99,10 @@ const busyUrl = () => new ApiError('conflict', [{ reason: 'An upload to this URL
 function refusal(row: ImageRow, now: string): ApiError | undefined {
   if (row.status !== 'pending_upload' || row.upload_state === 'received') return usedUrl()
   if (row.upload_expiry === null || row.upload_expiry <= now) return expiredUrl()
-  if (row.upload_state === 'receiving') return busyUrl()
+  // A lease that lapsed belongs to a process that died: the URL takes the data again.
+  if (row.upload_state === 'receiving' && row.upload_lease_expiry !== null && row.upload_lease_expiry > now) {
+    return busyUrl()
+  }
   return undefined
 }
 
@@ -124,51 +131,100 @@ export async function receiveUpload(
   if (input.body === undefined) {
     throw badRequest('No image data was sent: PUT the gzip-compressed raw disk image as the request body')
   }
-  if (!(await inTransaction(db, (trx) => repo.claimUpload(trx, found.id, nowTimestamp(clock))))) {
+  const owner = randomBytes(16).toString('hex')
+  const leaseFromNow = () => ({ owner, expiry: addSeconds(nowTimestamp(clock), UPLOAD_LEASE_SECONDS) })
+  const leaseJob = await inTransaction(db, async (trx) => {
+    const now = nowTimestamp(clock)
+    if (!(await repo.claimUpload(trx, found.id, leaseFromNow(), now))) return undefined
+    // Should this process die mid-stream, the URL is given back when the lease lapses.
+    return enqueueJob(trx, {
+      kind: 'image-upload-lease',
+      payload: { imageId: found.id },
+      runAt: addSeconds(now, UPLOAD_LEASE_SECONDS),
+      created: now,
+    })
+  })
+  if (leaseJob === undefined) {
     const again = await repo.findImageByUploadTokenHash(db, hash)
     throw (again && refusal(again, nowTimestamp(clock))) ?? notFound()
   }
 
   const key = imageBlobKey(found.id)
+  // What an earlier, interrupted stream into this image left behind.
+  await blobs.delete(key)
+  const lost = new AbortController()
+  const renewal = setInterval(() => {
+    repo.renewUploadLease(db, found.id, leaseFromNow()).then(
+      (held) => held || lost.abort(busyUrl()),
+      // The database is away for a moment: the next renewal tries again.
+      () => {},
+    )
+  }, LEASE_RENEW_MS)
   let stored = false
   try {
-    const data = await streamIntoStore(blobs, key, input.body, limits)
+    const data = await streamIntoStore(blobs, key, input.body, limits, lost.signal)
     stored = true
     return await inTransaction(db, async (trx) => {
       const row = await repo.lockImage(trx, found.id)
       // Deleted, or expired and removed, while the data was arriving.
       if (row === undefined || row.upload_state !== 'receiving') throw notFound()
+      // Taken over after this claim lapsed (this process stalled longer than the lease).
+      if (row.upload_lease_owner !== owner) throw busyUrl()
       const now = nowTimestamp(clock)
       const updated = await repo.updateImage(trx, row.id, {
         status: 'available',
         size: Math.ceil(data.uncompressedBytes / MIB),
         upload_state: 'received',
+        upload_lease_owner: null,
+        upload_lease_expiry: null,
         blob_key: key,
         stored_bytes: data.compressedBytes,
         uncompressed_bytes: data.uncompressedBytes,
         checksum: data.sha256,
         updated: now,
       })
-      await recordEvent(trx, {
-        accountId: updated.account_id as number,
-        user:
-          updated.creator_user_id === null || updated.created_by === null
-            ? null
-            : { id: updated.creator_user_id, username: updated.created_by },
-        action: 'image_upload',
-        entity: imageEntity(updated),
-        status: 'finished',
-        percentComplete: 100,
-        grant: { type: 'image', id: updated.id },
-        created: now,
-      })
+      // The upload's creator did it, though no token came with the data.
+      const creator =
+        updated.creator_user_id === null || updated.created_by === null
+          ? null
+          : { id: updated.creator_user_id, username: updated.created_by }
+      await recordEvent(
+        trx,
+        buildEvent(
+          { accountId: updated.account_id as number, user: creator },
+          'image_upload',
+          {
+            entity: imageEntity(updated),
+            grant: imageGrant(updated),
+            status: 'finished',
+            percentComplete: 100,
+          },
+          now,
+        ),
+      )
       return toImage(updated)
     })
   } catch (error) {
-    if (stored) await blobs.delete(key).catch(() => {})
-    await inTransaction(db, (trx) => repo.releaseUpload(trx, found.id)).catch(() => {})
+    const released = await inTransaction(db, (trx) => repo.releaseUpload(trx, found.id, owner)).catch(
+      () => false,
+    )
+    // Once the claim is taken over, the key belongs to whoever took the upload.
+    if (stored && (released || !(await takenOver(db, hash, owner)))) {
+      await blobs.delete(key).catch(() => {})
+    }
     throw error
+  } finally {
+    clearInterval(renewal)
+    // The guard against this process dying mid-stream is not needed any more.
+    await cancelJob(db, leaseJob).catch(() => {})
   }
+}
+
+/** Whether another PUT claimed the upload after this one's lease lapsed. */
+async function takenOver(db: Db, tokenHash: string, owner: string): Promise<boolean> {
+  const row = await repo.findImageByUploadTokenHash(db, tokenHash).catch(() => undefined)
+  const current = row?.upload_lease_owner ?? null
+  return current !== null && current !== owner
 }
 
 /**
@@ -180,12 +236,14 @@ async function streamIntoStore(
   key: string,
   body: Readable,
   limits: UploadLimits,
+  leaseLost: AbortSignal,
 ): Promise<Awaited<ReturnType<typeof receiveImageData>>> {
   const toStore = new PassThrough({ highWaterMark: MIB })
   const stored = blobs.put(key, toStore)
-  // If the store fails first (disk full), stop reading the upload at once.
+  // If the store fails first (disk full), or the claim is lost, stop reading the upload at once.
   const storeFailed = new AbortController()
   stored.catch((error: unknown) => storeFailed.abort(error))
+  leaseLost.addEventListener('abort', () => storeFailed.abort(leaseLost.reason), { once: true })
   try {
     const data = await receiveImageData(body, toStore, limits, storeFailed.signal)
     toStore.end()
@@ -196,4 +254,59 @@ async function streamIntoStore(
     await stored.catch(() => {})
     throw error
   }
+}
+
+/**
+ * Job: the upload window of an image has closed. If no data arrived, the image is deleted, with
+ * whatever partial data the store may hold for it.
+ */
+export async function expireUpload(db: Db, blobs: BlobStore, clock: Clock, imageId: number): Promise<void> {
+  const expired = await inTransaction(db, async (trx) => {
+    const row = await repo.lockImage(trx, imageId)
+    if (row === undefined) return true
+    if (row.status !== 'pending_upload' || row.upload_expiry === null) return false
+    const now = nowTimestamp(clock)
+    if (row.upload_expiry > now) {
+      // Run early (the clock was moved back): look again when the window really closes.
+      await enqueueJob(trx, {
+        kind: 'image-upload-expiry',
+        payload: { imageId },
+        runAt: row.upload_expiry,
+        created: now,
+      })
+      return false
+    }
+    await removeImage(trx, clock, row, null, 'The image data was not uploaded within 24 hours')
+    return true
+  })
+  if (expired) await blobs.delete(imageBlobKey(imageId))
+}
+
+/**
+ * Job: an upload's lease has come due. If its process died mid-stream (the lease lapsed), the URL
+ * takes data again and what the stream left in the store is removed; if the lease was renewed,
+ * look again when it would lapse.
+ */
+export async function expireUploadLease(
+  db: Db,
+  blobs: BlobStore,
+  clock: Clock,
+  imageId: number,
+): Promise<void> {
+  const released = await inTransaction(db, async (trx) => {
+    const row = await repo.lockImage(trx, imageId)
+    if (row === undefined || row.upload_state !== 'receiving') return false
+    const now = nowTimestamp(clock)
+    if (row.upload_lease_expiry !== null && row.upload_lease_expiry > now) {
+      await enqueueJob(trx, {
+        kind: 'image-upload-lease',
+        payload: { imageId },
+        runAt: row.upload_lease_expiry,
+        created: now,
+      })
+      return false
+    }
+    return repo.releaseLapsedUpload(trx, imageId, now)
+  })
+  if (released) await blobs.delete(imageBlobKey(imageId))
 }

@@ -1,27 +1,23 @@
-import { type RawBuilder, type SqlBool, sql } from 'kysely'
-import { type PageRequest, paginate } from '../../common/pagination.ts'
+import { sql } from 'kysely'
+import { type PageRequest, paginateQuery } from '../../common/pagination.ts'
 import type { PageResult } from '../../common/schemas.ts'
-import type { CompiledFilter } from '../../common/x-filter.ts'
+import type { FilterSpec } from '../../common/x-filter.ts'
 import type { Db } from '../../db/connect.ts'
-import { forUpdate } from '../../db/dialects/dialect.ts'
+import { dialectOf, forUpdate } from '../../db/dialects/dialect.ts'
+import { listCriteria } from '../../db/list-criteria.ts'
+import { grantedEntities } from '../grants/grant-filter.ts'
+import { parseImageId } from './image-ids.ts'
 import type { ImageRow, ImageTable, NewImageRow } from './images.table.ts'
 
-const PRIVATE_ID = /^private\/([1-9][0-9]{0,15})$/
-const PUBLIC_ID = /^compute\/[^/]+$/
-
-/** The wire id: `compute/<slug>` for public images, `private/<id>` for an account's own. */
-export const wireImageId = (row: Pick<ImageRow, 'id' | 'slug'>): string => row.slug ?? `private/${row.id}`
-
-export type ParsedImageId = { kind: 'public'; slug: string } | { kind: 'private'; id: number }
-
-/** `compute/<slug>` or `private/<n>`; anything else names no image. */
-export function parseImageId(wireId: string): ParsedImageId | undefined {
-  const priv = PRIVATE_ID.exec(wireId)
-  if (priv) {
-    const id = Number(priv[1])
-    return Number.isSafeInteger(id) ? { kind: 'private', id } : undefined
-  }
-  return PUBLIC_ID.test(wireId) ? { kind: 'public', slug: wireId } : undefined
+/** Filterable fields (docs/service-facts.md#filterable-fields); `status` filters but cannot order. */
+export const IMAGE_FILTERS: FilterSpec = {
+  label: { column: 'images.label', type: 'string' },
+  deprecated: { column: 'images.deprecated', type: 'boolean' },
+  is_public: { column: 'images.is_public', type: 'boolean' },
+  size: { column: 'images.size', type: 'integer' },
+  type: { column: 'images.type', type: 'string' },
+  vendor: { column: 'images.vendor', type: 'string', nullable: true },
+  status: { column: 'images.status', type: 'string', orderable: false },
 }
 
 /**
@@ -43,21 +39,18 @@ export async function findPublicImage(db: Db, slug: string): Promise<ImageRow | 
   return db.selectFrom('images').selectAll().where('slug', '=', slug).executeTakeFirst()
 }
 
-export async function findAccountImage(db: Db, accountId: number, id: number): Promise<ImageRow | undefined> {
-  return db
-    .selectFrom('images')
-    .selectAll()
-    .where('id', '=', id)
-    .where('account_id', '=', accountId)
-    .executeTakeFirst()
-}
-
-/** The account's image, row-locked until the transaction ends (PostgreSQL). */
-export async function lockAccountImage(db: Db, accountId: number, id: number): Promise<ImageRow | undefined> {
-  return forUpdate(
-    db,
-    db.selectFrom('images').selectAll().where('id', '=', id).where('account_id', '=', accountId),
-  ).executeTakeFirst()
+/**
+ * One of the account's private images; `lock` holds its row until the transaction ends
+ * (PostgreSQL), for a change.
+ */
+export async function findAccountImage(
+  db: Db,
+  accountId: number,
+  id: number,
+  options: { lock?: boolean } = {},
+): Promise<ImageRow | undefined> {
+  const query = db.selectFrom('images').selectAll().where('id', '=', id).where('account_id', '=', accountId)
+  return (options.lock ? forUpdate(db, query) : query).executeTakeFirst()
 }
 
 export async function lockImage(db: Db, id: number): Promise<ImageRow | undefined> {
@@ -67,8 +60,8 @@ export async function lockImage(db: Db, id: number): Promise<ImageRow | undefine
 export interface ImageListScope {
   /** The caller's account when its private images are to be listed too. */
   accountId: number | null
-  /** Limits a restricted user's private images to those granted (a SQL condition), or undefined. */
-  granted: RawBuilder<SqlBool> | undefined
+  /** A restricted user, who sees only the private images granted to them; null: all of them. */
+  restrictedUserId: number | null
 }
 
 /**
@@ -79,28 +72,39 @@ export async function listImages(
   db: Db,
   scope: ImageListScope,
   page: PageRequest,
-  filter: CompiledFilter,
+  filter: string | undefined,
 ): Promise<PageResult<ImageRow>> {
+  const criteria = listCriteria({
+    filter,
+    spec: IMAGE_FILTERS,
+    dialect: dialectOf(db),
+    order: {
+      after: [
+        { expression: sql.ref('images.is_public'), direction: 'asc' },
+        { expression: sql.ref('images.position'), direction: 'asc' },
+      ],
+      unique: 'images.id',
+      uniqueFollowsFilter: false,
+    },
+  })
+  const { accountId, restrictedUserId } = scope
   let query = db.selectFrom('images').selectAll('images')
-  const { accountId, granted } = scope
   query =
     accountId === null
       ? query.where('images.is_public', '=', true)
       : query.where((eb) =>
           eb.or([
             eb('images.is_public', '=', true),
-            granted
-              ? eb.and([eb('images.account_id', '=', accountId), granted])
-              : eb('images.account_id', '=', accountId),
+            restrictedUserId === null
+              ? eb('images.account_id', '=', accountId)
+              : eb.and([
+                  eb('images.account_id', '=', accountId),
+                  grantedEntities('image', 'images.id', restrictedUserId),
+                ]),
           ]),
         )
-  if (filter.where) query = query.where(filter.where)
-  return paginate(query, page, [
-    ...(filter.order ? [filter.order] : []),
-    { expression: sql.ref('images.is_public'), direction: 'asc' },
-    { expression: sql.ref('images.position'), direction: 'asc' },
-    { expression: sql.ref('images.id'), direction: 'asc' },
-  ])
+  if (criteria.where) query = query.where(criteria.where)
+  return paginateQuery(db, query, criteria.order, page)
 }
 
 export async function insertImage(db: Db, row: NewImageRow): Promise<ImageRow> {
@@ -117,32 +121,87 @@ export async function deleteImage(db: Db, id: number): Promise<void> {
   await db.deleteFrom('images').where('id', '=', id).execute()
 }
 
+/** Images of the account still waiting for their data. */
+export async function countPendingUploads(db: Db, accountId: number): Promise<number> {
+  const row = await db
+    .selectFrom('images')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('account_id', '=', accountId)
+    .where('status', '=', 'pending_upload')
+    .executeTakeFirstOrThrow()
+  return Number(row.n)
+}
+
 export async function findImageByUploadTokenHash(db: Db, hash: string): Promise<ImageRow | undefined> {
   return db.selectFrom('images').selectAll().where('upload_token_hash', '=', hash).executeTakeFirst()
 }
 
+/** A claim on an upload URL: who streams into it, until when unless renewed. */
+export interface UploadLease {
+  owner: string
+  expiry: string
+}
+
 /**
- * Moves an upload from `waiting` to `receiving`, atomically, so that only one PUT at a time can
- * stream into an image. False when the upload is no longer waiting or its window has closed.
+ * Moves an upload to `receiving` under a new lease, atomically, so that only one PUT at a time can
+ * stream into an image: from `waiting`, or from a `receiving` whose lease lapsed (its process
+ * died). False when the upload is taken, spent, or its window has closed.
  */
-export async function claimUpload(db: Db, id: number, now: string): Promise<boolean> {
+export async function claimUpload(db: Db, id: number, lease: UploadLease, now: string): Promise<boolean> {
   const result = await db
     .updateTable('images')
-    .set({ upload_state: 'receiving' })
+    .set({ upload_state: 'receiving', upload_lease_owner: lease.owner, upload_lease_expiry: lease.expiry })
     .where('id', '=', id)
     .where('status', '=', 'pending_upload')
-    .where('upload_state', '=', 'waiting')
     .where('upload_expiry', '>', now)
+    .where((eb) =>
+      eb.or([
+        eb('upload_state', '=', 'waiting'),
+        eb.and([
+          eb('upload_state', '=', 'receiving'),
+          eb.or([eb('upload_lease_expiry', 'is', null), eb('upload_lease_expiry', '<=', now)]),
+        ]),
+      ]),
+    )
     .executeTakeFirst()
   return Number(result.numUpdatedRows) === 1
 }
 
-/** A refused upload leaves the URL usable again for the corrected data. */
-export async function releaseUpload(db: Db, id: number): Promise<void> {
-  await db
+/** Extends a lease its owner still holds; false when it was lost. */
+export async function renewUploadLease(db: Db, id: number, lease: UploadLease): Promise<boolean> {
+  const result = await db
     .updateTable('images')
-    .set({ upload_state: 'waiting' })
+    .set({ upload_lease_expiry: lease.expiry })
     .where('id', '=', id)
     .where('upload_state', '=', 'receiving')
-    .execute()
+    .where('upload_lease_owner', '=', lease.owner)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) === 1
+}
+
+/**
+ * A refused upload leaves the URL usable again for the corrected data; false when the lease had
+ * been lost (the upload is someone else's now).
+ */
+export async function releaseUpload(db: Db, id: number, owner: string): Promise<boolean> {
+  const result = await db
+    .updateTable('images')
+    .set({ upload_state: 'waiting', upload_lease_owner: null, upload_lease_expiry: null })
+    .where('id', '=', id)
+    .where('upload_state', '=', 'receiving')
+    .where('upload_lease_owner', '=', owner)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) === 1
+}
+
+/** An upload whose process died mid-stream (its lease lapsed) takes data again; false if not so. */
+export async function releaseLapsedUpload(db: Db, id: number, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('images')
+    .set({ upload_state: 'waiting', upload_lease_owner: null, upload_lease_expiry: null })
+    .where('id', '=', id)
+    .where('upload_state', '=', 'receiving')
+    .where((eb) => eb.or([eb('upload_lease_expiry', 'is', null), eb('upload_lease_expiry', '<=', now)]))
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) === 1
 }

@@ -1,14 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import type { TSchema } from 'typebox'
-import { parsePageQuery } from '../../common/pagination.ts'
-import {
-  EmptyObjectSchema,
-  errorResponses,
-  FilterHeadersSchema,
-  PageQuerySchema,
-} from '../../common/schemas.ts'
-import { requireActor } from '../../plugins/auth.ts'
+import { listInput, listRoute, route } from '../../common/route-schemas.ts'
+import { EmptyObjectSchema } from '../../common/schemas.ts'
+import { contextOf, publicContextOf } from '../../plugins/request-context.ts'
 import type { Scope } from '../auth/scopes.ts'
 import { captureImage } from './image-capture.service.ts'
 import * as uploads from './image-uploads.service.ts'
@@ -19,6 +14,7 @@ import {
   ImageSchema,
   PrivateImageParamsSchema,
   PublicImageParamsSchema,
+  type UpdateImageBody,
   UpdateImageBodySchema,
   UploadImageBodySchema,
   UploadImageResponseSchema,
@@ -31,15 +27,18 @@ const writeAuth = { scopes: ['images:read_write'] as Scope[] }
 
 /**
  * An image id holds a slash. Clients send it raw (`/images/private/12`) or encoded
- * (`/images/private%2F12`), and both work (Decisions, 7): the encoded form arrives as one path
- * segment, the raw forms have routes of their own, hidden from the docs as duplicates.
+ * (`/images/private%2F12`), and both work (docs/decisions.md#image-ids-in-paths): the encoded
+ * form arrives as one path segment, the raw forms have routes of their own, hidden from the docs
+ * as duplicates.
  */
-const ID_FORMS: Array<{
+interface IdForm {
   path: string
   params: TSchema
   wireId: (params: Record<string, string>) => string
   hide: boolean
-}> = [
+}
+
+const ID_FORMS: IdForm[] = [
   { path: '/images/:imageId', params: ImageIdParamsSchema, wireId: (p) => String(p.imageId), hide: false },
   {
     path: '/images/compute/:slug',
@@ -55,133 +54,108 @@ const ID_FORMS: Array<{
   },
 ]
 
-const paramsOf = (request: FastifyRequest) => request.params as Record<string, string>
+/** The image a request names, in whichever form it came. */
+const idsOf = (form: IdForm, request: FastifyRequest): images.ImageIds => ({
+  imageId: form.wireId(request.params as Record<string, string>),
+})
+
+/** What the schemas of a route in each id form share; only the encoded form is documented. */
+const idFormSchema = (form: IdForm, operationId: string) => ({
+  operationId: form.hide ? undefined : operationId,
+  tags,
+  params: form.params,
+  hide: form.hide,
+})
 
 export const imagesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/images',
-    {
-      schema: {
+    // Reachable without a token; the real list reports `X-Accepted-OAuth-Scopes: *`
+    // (docs/decisions.md#images-without-a-token).
+    listRoute(
+      { public: true },
+      {
         operationId: 'getImages',
         summary: "List images: the account's private images first (with a token), then public ones",
         tags,
-        querystring: PageQuerySchema,
-        headers: FilterHeadersSchema,
-        response: { 200: ImagePageSchema, ...errorResponses },
       },
-      // Reachable without a token; the real list reports `X-Accepted-OAuth-Scopes: *` (api-facts 5.2).
-      config: { auth: { public: true } },
-    },
-    async (request) =>
-      images.listImages(app.db, request.actor, parsePageQuery(request.query), request.headers['x-filter']),
+      ImagePageSchema,
+    ),
+    async (request) => images.listImages(publicContextOf(request), listInput(request)),
   )
 
   for (const form of ID_FORMS) {
     app.get(
       form.path,
-      {
-        schema: {
-          operationId: form.hide ? undefined : 'getImage',
-          summary: 'View an image; public images need no token',
-          tags,
-          params: form.params,
-          response: { 200: ImageSchema, ...errorResponses },
-          hide: form.hide,
-        },
-        config: { auth: readAuth },
-      },
-      async (request) => images.getImage(app.db, request.actor, form.wireId(paramsOf(request))),
+      route(
+        readAuth,
+        { ...idFormSchema(form, 'getImage'), summary: 'View an image; public images need no token' },
+        ImageSchema,
+      ),
+      async (request) => images.getImage(publicContextOf(request), idsOf(form, request)),
     )
   }
 
   app.post(
     '/images',
-    {
-      schema: {
+    route(
+      { scopes: ['images:read_write', 'computes:read_only'] as Scope[] },
+      {
         operationId: 'createImage',
         summary: 'Capture a private image from a disk (ext3 or ext4) of one of your instances',
         description: 'The image is `creating` at first and becomes `available` shortly.',
         tags,
         body: CaptureImageBodySchema,
-        response: { 200: ImageSchema, ...errorResponses },
       },
-      config: { auth: { scopes: ['images:read_write', 'computes:read_only'] as Scope[] } },
-    },
-    async (request) => captureImage(app.db, app.clock, requireActor(request), request.body),
+      ImageSchema,
+    ),
+    async (request) => captureImage(contextOf(request), request.body),
   )
 
   app.post(
     '/images/upload',
-    {
-      schema: {
+    route(
+      writeAuth,
+      {
         operationId: 'uploadImage',
         summary: 'Create a private image and the URL to PUT its gzip-compressed raw disk data to',
         description:
           'PUT the data to `upload_to` within 24 hours, with `Content-Type: application/octet-stream` and no token; at most 5 GB compressed.',
         tags,
         body: UploadImageBodySchema,
-        response: { 200: UploadImageResponseSchema, ...errorResponses },
       },
-      config: { auth: writeAuth },
-    },
-    async (request) =>
-      uploads.createUpload(
-        app.db,
-        app.clock,
-        requireActor(request),
-        request.body,
-        app.imageUploads.publicUrl,
-      ),
+      UploadImageResponseSchema,
+    ),
+    async (request) => uploads.createUpload(contextOf(request), request.body, app.imageUploads),
   )
 
   for (const form of ID_FORMS) {
     app.put(
       form.path,
-      {
-        schema: {
-          operationId: form.hide ? undefined : 'updateImage',
+      route(
+        writeAuth,
+        {
+          ...idFormSchema(form, 'updateImage'),
           summary: "Change a private image's label or description",
-          tags,
-          params: form.params,
           body: UpdateImageBodySchema,
-          response: { 200: ImageSchema, ...errorResponses },
-          hide: form.hide,
         },
-        config: { auth: writeAuth },
-      },
+        ImageSchema,
+      ),
       async (request) =>
-        images.updateImage(
-          app.db,
-          app.clock,
-          requireActor(request),
-          form.wireId(paramsOf(request)),
-          request.body as Parameters<typeof images.updateImage>[4],
-        ),
+        images.updateImage(contextOf(request), idsOf(form, request), request.body as UpdateImageBody),
     )
   }
 
   for (const form of ID_FORMS) {
     app.delete(
       form.path,
-      {
-        schema: {
-          operationId: form.hide ? undefined : 'deleteImage',
-          summary: 'Delete a private image and its stored data',
-          tags,
-          params: form.params,
-          response: { 200: EmptyObjectSchema, ...errorResponses },
-          hide: form.hide,
-        },
-        config: { auth: writeAuth },
-      },
+      route(
+        writeAuth,
+        { ...idFormSchema(form, 'deleteImage'), summary: 'Delete a private image and its stored data' },
+        EmptyObjectSchema,
+      ),
       async (request) => {
-        await images.deleteImage(
-          app.db,
-          app.blobs,
-          app.clock,
-          requireActor(request),
-          form.wireId(paramsOf(request)),
-        )
+        await images.deleteImage(contextOf(request), idsOf(form, request), app.blobs)
         return {}
       },
     )

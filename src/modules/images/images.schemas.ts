@@ -1,15 +1,15 @@
 import { type Static, Type } from 'typebox'
-import { IdParamSchema, IdSchema, Nullable, Page, TimestampSchema } from '../../common/schemas.ts'
+import { IdParamSchema, IdSchema, Nullable, TimestampSchema } from '../../common/schemas.ts'
+import { term } from '../../vocabulary/terms.ts'
 
-/** Key order as recorded from the real API (linodego TestImage_CreateUpload, 4.174.0 fields only). */
-export const ImageSchema = Type.Object({
-  id: Type.String({ examples: ['compute/debian12', 'private/12'] }),
+const ImageFields = {
+  id: Type.String({ examples: ['compute/debian12', 'private/12'], ...term('imageId') }),
   label: Type.String(),
   description: Nullable(Type.String()),
   created: TimestampSchema,
   updated: Nullable(TimestampSchema),
   size: Type.Integer({ description: 'minimum disk size to deploy it, in MB' }),
-  created_by: Nullable(Type.String()),
+  created_by: Nullable(Type.String(term('creator'))),
   type: Type.String({ enum: ['manual', 'automatic'] }),
   is_public: Type.Boolean(),
   deprecated: Type.Boolean(),
@@ -18,12 +18,54 @@ export const ImageSchema = Type.Object({
   eol: Nullable(TimestampSchema),
   status: Type.String({ enum: ['creating', 'pending_upload', 'available'] }),
   capabilities: Type.Array(Type.String()),
+}
+
+/** A private image: key order as recorded (linodego TestImage_CreateUpload, 4.174.0 fields only). */
+const PrivateImageSchema = Type.Object(
+  { ...ImageFields, is_public: Type.Boolean({ const: false }) },
+  { title: 'Private image' },
+)
+
+/**
+ * A public image: the real service sends its keys in another order (linodego
+ * ExampleListImages_all: `id, label, deprecated, size, created, updated, description, created_by, …`).
+ */
+const PublicImageSchema = Type.Object(
+  {
+    id: ImageFields.id,
+    label: ImageFields.label,
+    deprecated: ImageFields.deprecated,
+    size: ImageFields.size,
+    created: ImageFields.created,
+    updated: ImageFields.updated,
+    description: ImageFields.description,
+    created_by: ImageFields.created_by,
+    type: ImageFields.type,
+    is_public: Type.Boolean({ const: true }),
+    vendor: ImageFields.vendor,
+    expiry: ImageFields.expiry,
+    eol: ImageFields.eol,
+    status: ImageFields.status,
+    capabilities: ImageFields.capabilities,
+  },
+  { title: 'Public image' },
+)
+
+const ImageObjectSchema = Type.Object(ImageFields)
+export type Image = Static<typeof ImageObjectSchema>
+
+/** Public or private, each in its own recorded key order (the serializer picks by `is_public`). */
+export const ImageSchema = Type.Unsafe<Image>(Type.Union([PublicImageSchema, PrivateImageSchema]))
+
+/** The list envelope in the recorded order: `pages, data, results, page` (ExampleListImages_all). */
+export const ImagePageSchema = Type.Object({
+  pages: Type.Integer(),
+  data: Type.Array(ImageSchema),
+  results: Type.Integer(),
+  page: Type.Integer(),
 })
-export type Image = Static<typeof ImageSchema>
 
-export const ImagePageSchema = Page(ImageSchema)
-
-/** Decisions, 16. */
+/** Image labels (docs/decisions.md#image-labels). */
 const LabelSchema = Type.String({ minLength: 1, maxLength: 50 })
 const DescriptionSchema = Type.String({ minLength: 1, maxLength: 65000 })
 
@@ -56,7 +98,9 @@ export const UpdateImageBodySchema = Type.Object({
 export type UpdateImageBody = Static<typeof UpdateImageBodySchema>
 
 /** `/images/compute%2Fdebian12`, `/images/private%2F12`: the id arrives decoded in one segment. */
-export const ImageIdParamsSchema = Type.Object({ imageId: Type.String({ maxLength: 200 }) })
+export const ImageIdParamsSchema = Type.Object({
+  imageId: Type.String({ maxLength: 200, ...term('imageId') }),
+})
 /** `/images/compute/debian12` */
 export const PublicImageParamsSchema = Type.Object({ slug: Type.String({ maxLength: 190 }) })
 /** `/images/private/12` */

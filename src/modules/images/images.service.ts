@@ -1,36 +1,32 @@
 import type { BlobStore } from '../../blobs/blob-store.ts'
+import { inContextTransaction, type PublicContext, type RequestContext } from '../../common/context.ts'
 import { forbidden, invalidToken, notFound, scopeDenied } from '../../common/errors.ts'
-import { mapPage, type PageRequest } from '../../common/pagination.ts'
+import { type ListQuery, mapPage } from '../../common/pagination.ts'
 import type { PageResult } from '../../common/schemas.ts'
 import { type Clock, nowTimestamp } from '../../common/time.ts'
-import { compileFilter, type FilterSpec } from '../../common/x-filter.ts'
 import type { Db } from '../../db/connect.ts'
-import { dialectOf } from '../../db/dialects/dialect.ts'
-import { inTransaction } from '../../db/transaction.ts'
 import { enqueueJob } from '../../jobs/jobs.repository.ts'
 import type { Actor } from '../auth/actor.ts'
 import { hasScope } from '../auth/scopes.ts'
-import { recordEvent, updateEventProgress } from '../events/events.repository.ts'
-import { assertEntityGrant, grantedOnly } from '../grants/authorize.ts'
-import { deleteEntityGrants } from '../grants/grants.repository.ts'
+import { buildEvent, type EventSource } from '../events/event-builder.ts'
+import { recordEvent } from '../events/events.service.ts'
+import { assertEntityGrant, grantedListScope, grantToCreator } from '../grants/authorize.ts'
+import type { Permission } from '../grants/grant-types.ts'
+import { deleteEntityGrants } from '../grants/grants.service.ts'
+import { imageEntity, imageGrant } from './image-events.ts'
+import { parseImageId, wireImageId } from './image-ids.ts'
 import * as repo from './images.repository.ts'
 import type { Image, UpdateImageBody } from './images.schemas.ts'
-import type { ImageRow } from './images.table.ts'
+import type { ImageRow, ImageStatus, NewImageRow } from './images.table.ts'
 
-/** Filterable fields (api-facts 2.2); `status` filters but cannot order. */
-export const IMAGE_FILTERS: FilterSpec = {
-  label: { column: 'images.label', type: 'string' },
-  deprecated: { column: 'images.deprecated', type: 'boolean' },
-  is_public: { column: 'images.is_public', type: 'boolean' },
-  size: { column: 'images.size', type: 'integer' },
-  type: { column: 'images.type', type: 'string' },
-  vendor: { column: 'images.vendor', type: 'string', nullable: true },
-  status: { column: 'images.status', type: 'string', orderable: false },
+/** An image named by its wire id: `compute/<slug>` or `private/<n>`. */
+export interface ImageIds {
+  imageId: string
 }
 
 export function toImage(row: ImageRow): Image {
   return {
-    id: repo.wireImageId(row),
+    id: wireImageId(row),
     label: row.label,
     description: row.description,
     created: row.created,
@@ -48,97 +44,137 @@ export function toImage(row: ImageRow): Image {
   }
 }
 
-/** The event entity of a private image. */
-export const imageEntity = (row: Pick<ImageRow, 'id' | 'label'>) => ({
-  type: 'image',
-  id: row.id,
-  label: row.label,
-  url: `/v4/images/private/${row.id}`,
-})
-
 /** Where an image's data lives in the blob store. */
 export const imageBlobKey = (id: number): string => `images/${id}.img.gz`
 
-/** Private images need a token allowed to read images (api-facts 11k); public ones need nothing. */
-const readsPrivateImages = (actor: Actor | null): actor is Actor =>
-  actor !== null && hasScope(actor.scopes, 'images:read_only')
+/**
+ * Private images need a token allowed to read images; public ones need nothing
+ * (docs/decisions.md#images-without-a-token).
+ */
+const readsPrivateImages = (actor: Actor | null | undefined): actor is Actor =>
+  actor != null && hasScope(actor.scopes, 'images:read_only')
+
+/**
+ * The one access path to an image: a public image for anyone (to read; changing one is forbidden,
+ * it belongs to no one), a private one of the caller's account (404 otherwise, before any grant is
+ * consulted) with the grant `permission` needs. A private image to be changed is row-locked.
+ */
+export async function accessImage(
+  ctx: PublicContext,
+  { imageId }: ImageIds,
+  permission: Permission,
+): Promise<ImageRow> {
+  const parsed = parseImageId(imageId)
+  if (parsed === undefined) throw notFound()
+  if (parsed.kind === 'public') {
+    const row = await repo.findPublicImage(ctx.db, parsed.slug)
+    if (row === undefined) throw notFound()
+    if (permission === 'read_write') throw forbidden()
+    return row
+  }
+  const { actor } = ctx
+  if (actor == null) throw invalidToken()
+  if (!readsPrivateImages(actor)) throw scopeDenied()
+  const row = await repo.findAccountImage(ctx.db, actor.accountId, parsed.id, {
+    lock: permission === 'read_write',
+  })
+  if (row === undefined) throw notFound()
+  await assertEntityGrant(ctx.db, actor, 'image', row.id, permission)
+  return row
+}
 
 /**
  * Without a token, the public images; with one that may read images, the account's private images
  * (a restricted user: those granted) first, then the public ones.
  */
 export async function listImages(
-  db: Db,
-  actor: Actor | null,
-  page: PageRequest,
-  filter: string | undefined,
+  ctx: PublicContext,
+  { page, filter }: ListQuery,
 ): Promise<PageResult<Image>> {
-  const compiled = compileFilter(filter, IMAGE_FILTERS, dialectOf(db))
+  const { actor } = ctx
   const scope: repo.ImageListScope = readsPrivateImages(actor)
-    ? { accountId: actor.accountId, granted: grantedOnly(actor, 'image', 'images.id') }
-    : { accountId: null, granted: undefined }
-  return mapPage(await repo.listImages(db, scope, page, compiled), toImage)
+    ? grantedListScope(actor)
+    : { accountId: null, restrictedUserId: null }
+  return mapPage(await repo.listImages(ctx.db, scope, page, filter), toImage)
 }
 
 /** `compute/<slug>` for anyone; `private/<n>` needs a token with `images:read_only` and a grant. */
-export async function getImage(db: Db, actor: Actor | null, wireId: string): Promise<Image> {
-  const parsed = repo.parseImageId(wireId)
-  if (parsed === undefined) throw notFound()
-  if (parsed.kind === 'public') {
-    const row = await repo.findPublicImage(db, parsed.slug)
-    if (row === undefined) throw notFound()
-    return toImage(row)
-  }
-  if (actor === null) throw invalidToken()
-  if (!readsPrivateImages(actor)) throw scopeDenied()
-  const row = await repo.findAccountImage(db, actor.accountId, parsed.id)
-  if (row === undefined) throw notFound()
-  await assertEntityGrant(db, actor, 'image', row.id, 'read_only')
-  return toImage(row)
+export async function getImage(ctx: PublicContext, ids: ImageIds): Promise<Image> {
+  return toImage(await accessImage(ctx, ids, 'read_only'))
 }
 
 /**
- * A private image of the actor's account, locked for a change that needs `read_write` on it.
- * A public image exists for everyone but belongs to no one: changing it is forbidden.
+ * The image an instance is to be deployed from, as the account sees it (any public image, or one
+ * of its private ones with a grant to read it); undefined when there is none. Deploying needs no
+ * images scope, and whether the image can be deployed (available, small enough) is the caller's
+ * question.
  */
-async function lockWritableImage(db: Db, actor: Actor, wireId: string): Promise<ImageRow> {
-  const parsed = repo.parseImageId(wireId)
-  if (parsed === undefined) throw notFound()
-  if (parsed.kind === 'public') {
-    if ((await repo.findPublicImage(db, parsed.slug)) === undefined) throw notFound()
-    throw forbidden()
-  }
-  const row = await repo.lockAccountImage(db, actor.accountId, parsed.id)
-  if (row === undefined) throw notFound()
-  await assertEntityGrant(db, actor, 'image', row.id, 'read_write')
+export async function findDeployableImage(ctx: RequestContext, wireId: string): Promise<Image | undefined> {
+  const row = await repo.findVisibleImage(ctx.db, ctx.actor.accountId, wireId)
+  if (row === undefined) return undefined
+  if (row.account_id !== null) await assertEntityGrant(ctx.db, ctx.actor, 'image', row.id, 'read_only')
+  return toImage(row)
+}
+
+/** A private image as its creator describes it, captured from a disk or uploaded. */
+export interface PrivateImageFields {
+  label: string
+  description: string | null | undefined
+  cloudInit: boolean | undefined
+  region: string
+  status: ImageStatus
+  size: number
+  /** An upload's URL and window. */
+  upload?: Pick<NewImageRow, 'upload_token_hash' | 'upload_state' | 'upload_expiry'>
+}
+
+/** Creates a private image of the caller's account; a restricted creator gets `read_write` on it. */
+export async function insertPrivateImage(
+  ctx: RequestContext,
+  image: PrivateImageFields,
+  now: string,
+): Promise<ImageRow> {
+  const { actor } = ctx
+  const row = await repo.insertImage(ctx.db, {
+    slug: null,
+    account_id: actor.accountId,
+    label: image.label,
+    description: image.description === undefined ? '' : image.description,
+    created_by: actor.user.username,
+    type: 'manual',
+    status: image.status,
+    size: image.size,
+    capabilities: JSON.stringify(image.cloudInit ? ['cloud-init'] : []),
+    is_public: false,
+    deprecated: false,
+    vendor: null,
+    eol: null,
+    expiry: null,
+    created: now,
+    updated: now,
+    creator_user_id: actor.user.id,
+    region: image.region,
+    ...image.upload,
+  })
+  await grantToCreator(ctx.db, actor, 'image', row.id)
   return row
 }
 
 /** Only `label` and `description` change; an `image_update` event records it. */
-export async function updateImage(
-  db: Db,
-  clock: Clock,
-  actor: Actor,
-  wireId: string,
-  body: UpdateImageBody,
-): Promise<Image> {
-  return inTransaction(db, async (trx) => {
-    const row = await lockWritableImage(trx, actor, wireId)
+export async function updateImage(ctx: RequestContext, ids: ImageIds, body: UpdateImageBody): Promise<Image> {
+  return inContextTransaction(ctx, async (tx) => {
+    const row = await accessImage(tx, ids, 'read_write')
     const changes: repo.ImageChanges = {
       ...(body.label !== undefined && { label: body.label }),
       ...(body.description !== undefined && { description: body.description }),
     }
     if (Object.keys(changes).length === 0) return toImage(row)
-    const now = nowTimestamp(clock)
-    const updated = await repo.updateImage(trx, row.id, { ...changes, updated: now })
-    await recordEvent(trx, {
-      accountId: actor.accountId,
-      user: actor.user,
-      action: 'image_update',
-      entity: imageEntity(updated),
-      grant: { type: 'image', id: updated.id },
-      created: now,
-    })
+    const now = nowTimestamp(tx.clock)
+    const updated = await repo.updateImage(tx.db, row.id, { ...changes, updated: now })
+    await recordEvent(
+      tx.db,
+      buildEvent(tx.actor, 'image_update', { entity: imageEntity(updated), grant: imageGrant(updated) }, now),
+    )
     return toImage(updated)
   })
 }
@@ -147,28 +183,25 @@ export async function updateImage(
  * Deletes a private image and its stored data. The data's removal is also queued in the same
  * transaction, so it happens even if this process stops right after the commit.
  */
-export async function deleteImage(
-  db: Db,
-  blobs: BlobStore,
-  clock: Clock,
-  actor: Actor,
-  wireId: string,
-): Promise<void> {
-  const id = await inTransaction(db, async (trx) => {
-    const row = await lockWritableImage(trx, actor, wireId)
-    await removeImage(trx, clock, row, actor.user)
+export async function deleteImage(ctx: RequestContext, ids: ImageIds, blobs: BlobStore): Promise<void> {
+  const id = await inContextTransaction(ctx, async (tx) => {
+    const row = await accessImage(tx, ids, 'read_write')
+    await removeImage(tx.db, tx.clock, row, tx.actor.user)
     return row.id
   })
   // The queued job would do it too; doing it now means the space is free when the call returns.
   await blobs.delete(imageBlobKey(id)).catch(() => {})
 }
 
-/** Deletes the row, its grants and (through a job) its data, with an `image_delete` event. */
+/**
+ * Deletes the row, its grants and (through a job) its data, with an `image_delete` event by
+ * `user` (null: the system).
+ */
 export async function removeImage(
   db: Db,
   clock: Clock,
   row: ImageRow,
-  user: { id: number; username: string } | null,
+  user: EventSource['user'],
   message?: string,
 ): Promise<void> {
   const now = nowTimestamp(clock)
@@ -181,61 +214,14 @@ export async function removeImage(
     created: now,
   })
   if (row.account_id === null) return
-  await recordEvent(db, {
-    accountId: row.account_id,
-    user,
-    action: 'image_delete',
-    entity: imageEntity(row),
-    // The image and its grants are gone: the event is for the account's unrestricted users and the actor.
-    grant: null,
-    ...(message !== undefined && { message }),
-    created: now,
-  })
-}
-
-/**
- * Job: a captured image has been "processed" and becomes available; its `disk_imagize` event
- * finishes. Idempotent: an image already available, or deleted meanwhile, is left as it is.
- */
-export async function finishCapture(
-  db: Db,
-  clock: Clock,
-  job: { imageId: number; eventId: number; started: string },
-): Promise<void> {
-  await inTransaction(db, async (trx) => {
-    const row = await repo.lockImage(trx, job.imageId)
-    const now = nowTimestamp(clock)
-    if (row?.status === 'creating') await repo.updateImage(trx, row.id, { status: 'available', updated: now })
-    await updateEventProgress(trx, job.eventId, {
-      status: row === undefined ? 'failed' : 'finished',
-      percentComplete: row === undefined ? null : 100,
-      duration: Math.max(0, Math.round((Date.parse(`${now}Z`) - Date.parse(`${job.started}Z`)) / 1000)),
-    })
-  })
-}
-
-/**
- * Job: the upload window of an image has closed. If no data arrived, the image is deleted, with
- * whatever partial data the store may hold for it.
- */
-export async function expireUpload(db: Db, blobs: BlobStore, clock: Clock, imageId: number): Promise<void> {
-  const expired = await inTransaction(db, async (trx) => {
-    const row = await repo.lockImage(trx, imageId)
-    if (row === undefined) return true
-    if (row.status !== 'pending_upload' || row.upload_expiry === null) return false
-    const now = nowTimestamp(clock)
-    if (row.upload_expiry > now) {
-      // Run early (the clock was moved back): look again when the window really closes.
-      await enqueueJob(trx, {
-        kind: 'image-upload-expiry',
-        payload: { imageId },
-        runAt: row.upload_expiry,
-        created: now,
-      })
-      return false
-    }
-    await removeImage(trx, clock, row, null, 'The image data was not uploaded within 24 hours')
-    return true
-  })
-  if (expired) await blobs.delete(imageBlobKey(imageId))
+  await recordEvent(
+    db,
+    buildEvent(
+      { accountId: row.account_id, user },
+      'image_delete',
+      // The image and its grants are gone: the event is for the account's unrestricted users and the actor.
+      { entity: imageEntity(row), grant: null, message: message ?? null },
+      now,
+    ),
+  )
 }

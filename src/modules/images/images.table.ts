@@ -34,6 +34,9 @@ export interface ImageTable {
   upload_token_hash: string | null
   upload_state: UploadState | null
   upload_expiry: string | null
+  /** Who holds the `receiving` claim (one random value per claim) and until when. */
+  upload_lease_owner: string | null
+  upload_lease_expiry: string | null
   blob_key: string | null
   /** Bytes held in the blob store (the gzip data as uploaded). */
   stored_bytes: number | null

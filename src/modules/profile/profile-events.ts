@@ -1,23 +1,22 @@
 import type { Actor } from '../auth/actor.ts'
-import type { EventEntity, NewEvent } from '../events/events.repository.ts'
+import { buildEvent, type EventAction } from '../events/event-builder.ts'
+import type { EventEntity, NewEvent } from '../events/event-types.ts'
 
 /**
- * Events of the profile area (api-facts 9.2). They concern one user's own profile, so no grant
- * makes them visible to other restricted users (`grant: null`); unrestricted users see them as
- * account events.
+ * Events of the profile area (docs/service-facts.md#events). They concern one user's own
+ * profile, so no grant makes them visible to other restricted users (`grant: null`); unrestricted
+ * users see them as account events.
  */
-export function profileEvent(actor: Actor, action: string, entity: EventEntity, created: string): NewEvent {
-  return {
-    accountId: actor.accountId,
-    user: { id: actor.user.id, username: actor.user.username },
-    action,
-    entity,
-    grant: null,
-    created,
-  }
+export function profileEvent(
+  actor: Actor,
+  action: EventAction,
+  entity: EventEntity,
+  created: string,
+): NewEvent {
+  return buildEvent(actor, action, { entity, grant: null }, created)
 }
 
-/** `profile` events carry no id (api-facts 9.1). */
+/** `profile` events carry no id (docs/service-facts.md#events). */
 export const profileEntity = (actor: Actor): EventEntity => ({
   type: 'profile',
   id: null,

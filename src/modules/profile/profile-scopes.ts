@@ -1,7 +1,9 @@
-import type { Scope } from '../auth/scopes.ts'
+import { categoryAuth } from '../../common/route-schemas.ts'
 
-/** Profile sub-resources: reads need `account:read_only`, writes `account:read_write` (api-facts 6). */
-export const profileRead = { scopes: ['account:read_only'] as Scope[] }
-export const profileWrite = { scopes: ['account:read_write'] as Scope[] }
+/**
+ * Profile sub-resources: reads need `account:read_only`, writes `account:read_write`
+ * (docs/service-facts.md#oauth-scopes).
+ */
+export const { read: profileRead, write: profileWrite } = categoryAuth('account')
 
 export const PROFILE_TAGS = ['Profile']

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
+import { DEFAULT_PHONE_SEND_LIMITS, type PhoneSendLimits } from './phone/phone-send-limits.ts'
 import { LogPhoneCodeSender, type PhoneCodeSender } from './phone/phone-senders.ts'
 import { SecretBox } from './secrets/secret-box.ts'
 
@@ -10,6 +11,8 @@ declare module 'fastify' {
     secretBox: SecretBox
     /** Delivers phone verification codes. */
     phoneSender: PhoneCodeSender
+    /** How often phone codes may be sent. */
+    phoneSendLimits: PhoneSendLimits
   }
 }
 
@@ -18,11 +21,14 @@ export interface ProfilePluginOptions {
   secretKey?: Buffer | undefined
   /** Without one, codes go to the server log. */
   phoneSender?: PhoneCodeSender | undefined
+  /** Default: DEFAULT_PHONE_SEND_LIMITS. */
+  phoneSendLimits?: PhoneSendLimits | undefined
 }
 
 async function profilePlugin(app: FastifyInstance, options: ProfilePluginOptions) {
   app.decorate('secretBox', new SecretBox(options.secretKey ?? randomBytes(32)))
   app.decorate('phoneSender', options.phoneSender ?? new LogPhoneCodeSender(() => app.log))
+  app.decorate('phoneSendLimits', options.phoneSendLimits ?? DEFAULT_PHONE_SEND_LIMITS)
 }
 
 /** The profile area's infrastructure: the server key and the phone code sender. */

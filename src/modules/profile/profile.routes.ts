@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { errorResponses } from '../../common/schemas.ts'
-import { requireActor } from '../../plugins/auth.ts'
+import { route } from '../../common/route-schemas.ts'
+import { contextOf } from '../../plugins/request-context.ts'
 import { appsRoutes } from './apps/apps.routes.ts'
 import { devicesRoutes } from './devices/devices.routes.ts'
 import { profileGrantsRoutes } from './grants/profile-grants.routes.ts'
@@ -19,31 +19,27 @@ import { twoFactorRoutes } from './two-factor/two-factor.routes.ts'
 export const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/profile',
-    {
-      schema: {
-        operationId: 'getProfile',
-        summary: "View the acting user's profile (any token)",
-        tags,
-        response: { 200: ProfileSchema, ...errorResponses },
-      },
-      config: { auth: {} },
-    },
-    async (request) => toProfile(requireActor(request).user),
+    route(
+      {},
+      { operationId: 'getProfile', summary: "View the acting user's profile (any token)", tags },
+      ProfileSchema,
+    ),
+    async (request) => toProfile(contextOf(request).actor.user),
   )
 
   app.put(
     '/profile',
-    {
-      schema: {
+    route(
+      profileWrite,
+      {
         operationId: 'updateProfile',
         summary: 'Change your email, timezone, notifications, shell settings and authorized keys',
         tags,
         body: UpdateProfileBodySchema,
-        response: { 200: ProfileSchema, ...errorResponses },
       },
-      config: { auth: profileWrite },
-    },
-    async (request) => updateProfile(app.db, app.clock, requireActor(request), request.body),
+      ProfileSchema,
+    ),
+    async (request) => updateProfile(contextOf(request), request.body),
   )
 
   await app.register(appsRoutes)

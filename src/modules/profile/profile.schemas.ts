@@ -1,30 +1,37 @@
 import { type Static, Type } from 'typebox'
 import { Nullable } from '../../common/schemas.ts'
+import { termKeys } from '../../vocabulary/terms.ts'
 import { EmailSchema } from '../users/users.schemas.ts'
 
-/** Key order as the real API returns it (api-facts appendix), with `shell_auth_method` as the document names it. */
-export const ProfileSchema = Type.Object({
-  uid: Type.Integer(),
-  username: Type.String(),
-  email: Type.String(),
-  verified_phone_number: Nullable(Type.String()),
-  timezone: Type.String(),
-  email_notifications: Type.Boolean(),
-  referrals: Type.Object({
-    code: Type.String(),
-    url: Type.String(),
-    total: Type.Integer(),
-    completed: Type.Integer(),
-    pending: Type.Integer(),
-    credit: Type.Number(),
-  }),
-  ip_whitelist_enabled: Type.Boolean(),
-  shell_auth_method: Type.String({ enum: ['password_keys', 'keys_only', 'disabled'] }),
-  authorized_keys: Nullable(Type.Array(Type.String())),
-  two_factor_auth: Type.Boolean(),
-  restricted: Type.Boolean(),
-  authentication_type: Type.String(),
-})
+/**
+ * Key order as the real API returns it (docs/service-facts.md#key-order), with `shell_auth_method`
+ * as the API document names it.
+ */
+export const ProfileSchema = Type.Object(
+  {
+    uid: Type.Integer(),
+    username: Type.String(),
+    email: Type.String(),
+    verified_phone_number: Nullable(Type.String()),
+    timezone: Type.String(),
+    email_notifications: Type.Boolean(),
+    referrals: Type.Object({
+      code: Type.String(),
+      url: Type.String(),
+      total: Type.Integer(),
+      completed: Type.Integer(),
+      pending: Type.Integer(),
+      credit: Type.Number(),
+    }),
+    ip_whitelist_enabled: Type.Boolean(),
+    shell_auth_method: Type.String({ enum: ['password_keys', 'keys_only', 'disabled'] }),
+    authorized_keys: Nullable(Type.Array(Type.String())),
+    two_factor_auth: Type.Boolean(),
+    restricted: Type.Boolean(),
+    authentication_type: Type.String(),
+  },
+  termKeys('profile'),
+)
 export type Profile = Static<typeof ProfileSchema>
 
 export const SHELL_AUTH_METHODS = ['password_keys', 'keys_only', 'disabled'] as const
@@ -34,14 +41,19 @@ export const SHELL_AUTH_METHODS = ['password_keys', 'keys_only', 'disabled'] as 
  * profile back whole, but they can only be repeated, not changed, here. Anything else sent
  * (`uid`, `username`, `authentication_type`, …) is ignored.
  */
-export const UpdateProfileBodySchema = Type.Object({
-  email: Type.Optional(EmailSchema),
-  timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-  email_notifications: Type.Optional(Type.Boolean()),
-  authorized_keys: Type.Optional(Nullable(Type.Array(Type.String({ maxLength: 16384 })))),
-  shell_auth_method: Type.Optional(Type.String({ enum: [...SHELL_AUTH_METHODS] })),
-  ip_whitelist_enabled: Type.Optional(Type.Boolean()),
-  restricted: Type.Optional(Type.Boolean()),
-  two_factor_auth: Type.Optional(Type.Boolean()),
-})
+export const UpdateProfileBodySchema = Type.Object(
+  {
+    email: Type.Optional(EmailSchema),
+    timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    email_notifications: Type.Optional(Type.Boolean()),
+    authorized_keys: Type.Optional(
+      Nullable(Type.Array(Type.String({ maxLength: 16384 }), { maxItems: 100 })),
+    ),
+    shell_auth_method: Type.Optional(Type.String({ enum: [...SHELL_AUTH_METHODS] })),
+    ip_whitelist_enabled: Type.Optional(Type.Boolean()),
+    restricted: Type.Optional(Type.Boolean()),
+    two_factor_auth: Type.Optional(Type.Boolean()),
+  },
+  termKeys('profile'),
+)
 export type UpdateProfileBody = Static<typeof UpdateProfileBodySchema>

@@ -1,10 +1,8 @@
+import { inContextTransaction, type RequestContext } from '../../common/context.ts'
 import { ErrorCollector } from '../../common/errors.ts'
-import { type Clock, nowTimestamp } from '../../common/time.ts'
-import type { Db } from '../../db/connect.ts'
-import { inTransaction } from '../../db/transaction.ts'
-import type { Actor } from '../auth/actor.ts'
-import { recordEvent } from '../events/events.repository.ts'
-import { updateUser } from '../users/users.repository.ts'
+import { nowTimestamp } from '../../common/time.ts'
+import { recordEvent } from '../events/events.service.ts'
+import { updateUserSettings } from '../users/users.service.ts'
 import type { UserRow, UserRowUpdate } from '../users/users.table.ts'
 import type { Profile, UpdateProfileBody } from './profile.schemas.ts'
 import { profileEntity, profileEvent } from './profile-events.ts'
@@ -45,13 +43,8 @@ export function toProfile(user: UserRow): Profile {
  * unchanged is fine and changing them is refused; an empty `authorized_keys` list is stored as null,
  * as the real API answers.
  */
-export async function updateProfile(
-  db: Db,
-  clock: Clock,
-  actor: Actor,
-  body: UpdateProfileBody,
-): Promise<Profile> {
-  const user = actor.user
+export async function updateProfile(ctx: RequestContext, body: UpdateProfileBody): Promise<Profile> {
+  const user = ctx.actor.user
   const errors = new ErrorCollector()
   if (body.timezone !== undefined && !isTimeZone(body.timezone)) {
     errors.add('timezone must be an IANA time zone such as America/New_York', 'timezone')
@@ -87,9 +80,9 @@ export async function updateProfile(
           : JSON.stringify(body.authorized_keys),
     }),
   }
-  return inTransaction(db, async (trx) => {
-    const updated = Object.keys(values).length === 0 ? user : await updateUser(trx, user.id, values)
-    await recordEvent(trx, profileEvent(actor, 'profile_update', profileEntity(actor), nowTimestamp(clock)))
+  return inContextTransaction(ctx, async ({ db, clock, actor }) => {
+    const updated = Object.keys(values).length === 0 ? user : await updateUserSettings(db, user.id, values)
+    await recordEvent(db, profileEvent(actor, 'profile_update', profileEntity(actor), nowTimestamp(clock)))
     return toProfile(updated)
   })
 }

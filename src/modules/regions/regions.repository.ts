@@ -1,49 +1,65 @@
-import { sql } from 'kysely'
-import { type PageRequest, type PreparedList, paginate, paginatePrepared } from '../../common/pagination.ts'
+import { listStatements, type PageRequest, paginate, paginateQuery } from '../../common/pagination.ts'
 import type { PageResult } from '../../common/schemas.ts'
-import type { CompiledFilter } from '../../common/x-filter.ts'
+import type { FilterSpec } from '../../common/x-filter.ts'
 import type { Db } from '../../db/connect.ts'
 import { dialectOf } from '../../db/dialects/dialect.ts'
-import { PreparedCache, prepare, stableSlot } from '../../db/prepared.ts'
+import { listCriteria } from '../../db/list-criteria.ts'
+import { defineShaped } from '../../db/prepared.ts'
 import type { RegionAvailabilityRow, RegionRow } from './regions.table.ts'
 
-const regionLists = new PreparedCache<PreparedList<RegionRow>>()
+/**
+ * Regions have no filterable fields at 4.174.0; availability has three
+ * (docs/service-facts.md#filterable-fields). A filter on anything else is refused with
+ * `Cannot filter on <field>`.
+ */
+export const REGION_FILTERS: FilterSpec = {}
+export const AVAILABILITY_FILTERS: FilterSpec = {
+  region: { column: 'region', type: 'string' },
+  plan: { column: 'plan', type: 'string' },
+  available: { column: 'available', type: 'boolean' },
+}
 
-/** The region list: public and read on every client's start-up, so prepared once (db/prepared.ts). */
-export async function listRegions(db: Db, page: PageRequest): Promise<PageResult<RegionRow>> {
-  const dialect = dialectOf(db)
-  const list = regionLists.get(dialect, () => {
-    const count = db.selectFrom('regions').select(sql<number>`count(*)`.as('n'))
-    return {
-      count: prepare(count.compile()),
-      page: prepare(
-        db
-          .selectFrom('regions')
-          .selectAll()
-          .select(sql<number>`(${count})`.as('n'))
-          .orderBy('position')
-          .limit(stableSlot<number>(dialect, 'limit'))
-          .offset(stableSlot<number>(dialect, 'offset'))
-          .compile(),
-      ),
-    }
+/** The region list: public and read on every client's start-up, so prepared once per filter. */
+const regionListStatements = defineShaped('region list', (db, shape: { filter: string | null }, dialect) => {
+  const { where, order } = listCriteria({
+    filter: shape.filter ?? undefined,
+    spec: REGION_FILTERS,
+    dialect,
+    order: { unique: 'position' },
   })
-  return paginatePrepared(db, list, {}, page)
+  let query = (db as Db).selectFrom('regions').selectAll()
+  if (where) query = query.where(where)
+  const { count, page } = listStatements(query, order, dialect)
+  return { count, page }
+})
+
+export async function listRegions(
+  db: Db,
+  filter: string | undefined,
+  page: PageRequest,
+): Promise<PageResult<RegionRow>> {
+  return paginate(db, regionListStatements(db, { filter: filter ?? null }), {}, page)
 }
 
 export async function findRegion(db: Db, id: string): Promise<RegionRow | undefined> {
   return db.selectFrom('regions').selectAll().where('id', '=', id).executeTakeFirst()
 }
 
+/** Catalogue order after the filter's own. */
 export async function listAvailability(
   db: Db,
+  filter: string | undefined,
   page: PageRequest,
-  filter: CompiledFilter,
 ): Promise<PageResult<RegionAvailabilityRow>> {
+  const { where, order } = listCriteria({
+    filter,
+    spec: AVAILABILITY_FILTERS,
+    dialect: dialectOf(db),
+    order: { unique: 'position', uniqueFollowsFilter: false },
+  })
   let query = db.selectFrom('region_availability').selectAll()
-  if (filter.where) query = query.where(filter.where)
-  const order = filter.order ? [filter.order] : []
-  return paginate(query, page, [...order, { expression: sql.ref('position'), direction: 'asc' }])
+  if (where) query = query.where(where)
+  return paginateQuery(db, query, order, page)
 }
 
 export async function listRegionAvailability(db: Db, region: string): Promise<RegionAvailabilityRow[]> {

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { parsePageQuery } from '../../common/pagination.ts'
-import { errorResponses, FilterHeadersSchema, PageQuerySchema } from '../../common/schemas.ts'
+import { listInput, listRoute, route } from '../../common/route-schemas.ts'
+import { publicContextOf } from '../../plugins/request-context.ts'
 import {
   RegionAvailabilityPageSchema,
   RegionAvailabilitySchema,
@@ -17,65 +17,47 @@ const auth = { public: true }
 export const regionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/regions',
-    {
-      schema: {
-        operationId: 'getRegions',
-        summary: 'List regions',
-        tags,
-        querystring: PageQuerySchema,
-        headers: FilterHeadersSchema,
-        response: { 200: RegionPageSchema, ...errorResponses },
-      },
-      config: { auth },
-    },
-    async (request) =>
-      regions.listRegions(app.db, parsePageQuery(request.query), request.headers['x-filter']),
+    listRoute(auth, { operationId: 'getRegions', summary: 'List regions', tags }, RegionPageSchema),
+    async (request) => regions.listRegions(publicContextOf(request), listInput(request)),
   )
 
   app.get(
     '/regions/availability',
-    {
-      schema: {
+    listRoute(
+      auth,
+      {
         operationId: 'getRegionsAvailability',
         summary: 'List availability of premium and GPU plans in every region',
         tags,
-        querystring: PageQuerySchema,
-        headers: FilterHeadersSchema,
-        response: { 200: RegionAvailabilityPageSchema, ...errorResponses },
       },
-      config: { auth },
-    },
-    async (request) =>
-      regions.listAvailability(app.db, parsePageQuery(request.query), request.headers['x-filter']),
+      RegionAvailabilityPageSchema,
+    ),
+    async (request) => regions.listAvailability(publicContextOf(request), listInput(request)),
   )
 
   app.get(
     '/regions/:regionId',
-    {
-      schema: {
-        operationId: 'getRegion',
-        summary: 'View a region',
-        tags,
-        params: RegionParamsSchema,
-        response: { 200: RegionSchema, ...errorResponses },
-      },
-      config: { auth },
-    },
-    async (request) => regions.getRegion(app.db, request.params.regionId),
+    route(
+      auth,
+      { operationId: 'getRegion', summary: 'View a region', tags, params: RegionParamsSchema },
+      RegionSchema,
+    ),
+    async (request) => regions.getRegion(publicContextOf(request), { regionId: request.params.regionId }),
   )
 
   app.get(
     '/regions/:regionId/availability',
-    {
-      schema: {
+    route(
+      auth,
+      {
         operationId: 'getRegionAvailability',
         summary: "View a region's plan availability (a bare array)",
         tags,
         params: RegionParamsSchema,
-        response: { 200: Type.Array(RegionAvailabilitySchema), ...errorResponses },
       },
-      config: { auth },
-    },
-    async (request) => regions.getRegionAvailability(app.db, request.params.regionId),
+      Type.Array(RegionAvailabilitySchema),
+    ),
+    async (request) =>
+      regions.getRegionAvailability(publicContextOf(request), { regionId: request.params.regionId }),
   )
 }

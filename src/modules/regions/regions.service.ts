@@ -1,27 +1,19 @@
-import { notFound } from '../../common/errors.ts'
-import { mapPage, type PageRequest } from '../../common/pagination.ts'
+import type { PublicContext } from '../../common/context.ts'
+import { badRequest, ErrorCollector, notFound } from '../../common/errors.ts'
+import { type ListQuery, mapPage } from '../../common/pagination.ts'
 import type { PageResult } from '../../common/schemas.ts'
-import { compileFilter, type FilterSpec } from '../../common/x-filter.ts'
 import type { Db } from '../../db/connect.ts'
-import { dialectOf } from '../../db/dialects/dialect.ts'
+import { checkRegionAvailable, parseCapabilities } from './region-capabilities.ts'
 import * as repo from './regions.repository.ts'
 import type { Region, RegionAvailability } from './regions.schemas.ts'
 import type { RegionAvailabilityRow, RegionRow } from './regions.table.ts'
-
-/** Regions have no filterable fields at 4.174.0; availability has three (api-facts 2.2). */
-const REGION_FILTERS: FilterSpec = {}
-const AVAILABILITY_FILTERS: FilterSpec = {
-  region: { column: 'region', type: 'string' },
-  plan: { column: 'plan', type: 'string' },
-  available: { column: 'available', type: 'boolean' },
-}
 
 export function toRegion(row: RegionRow): Region {
   return {
     id: row.id,
     label: row.label,
     country: row.country,
-    capabilities: JSON.parse(row.capabilities) as string[],
+    capabilities: parseCapabilities(row.capabilities),
     status: row.status,
     resolvers: { ipv4: row.resolvers_ipv4, ipv6: row.resolvers_ipv6 },
     site_type: row.site_type,
@@ -34,32 +26,59 @@ const toAvailability = (row: RegionAvailabilityRow): RegionAvailability => ({
   available: row.available,
 })
 
-export async function listRegions(
-  db: Db,
-  page: PageRequest,
-  filter: string | undefined,
-): Promise<PageResult<Region>> {
-  // Still parsed, so a filter on anything is refused with `Cannot filter on <field>`.
-  compileFilter(filter, REGION_FILTERS, dialectOf(db))
-  return mapPage(await repo.listRegions(db, page), toRegion)
+export async function listRegions(ctx: PublicContext, query: ListQuery): Promise<PageResult<Region>> {
+  return mapPage(await repo.listRegions(ctx.db, query.filter, query.page), toRegion)
 }
 
-export async function getRegion(db: Db, id: string): Promise<Region> {
-  const row = await repo.findRegion(db, id)
+/** A region by id; else 404. */
+async function accessRegion(ctx: PublicContext, { regionId }: { regionId: string }): Promise<RegionRow> {
+  const row = await repo.findRegion(ctx.db, regionId)
   if (row === undefined) throw notFound()
-  return toRegion(row)
+  return row
+}
+
+export async function getRegion(ctx: PublicContext, ids: { regionId: string }): Promise<Region> {
+  return toRegion(await accessRegion(ctx, ids))
 }
 
 export async function listAvailability(
-  db: Db,
-  page: PageRequest,
-  filter: string | undefined,
+  ctx: PublicContext,
+  query: ListQuery,
 ): Promise<PageResult<RegionAvailability>> {
-  const compiled = compileFilter(filter, AVAILABILITY_FILTERS, dialectOf(db))
-  return mapPage(await repo.listAvailability(db, page, compiled), toAvailability)
+  return mapPage(await repo.listAvailability(ctx.db, query.filter, query.page), toAvailability)
 }
 
-export async function getRegionAvailability(db: Db, id: string): Promise<RegionAvailability[]> {
-  if ((await repo.findRegion(db, id)) === undefined) throw notFound()
-  return (await repo.listRegionAvailability(db, id)).map(toAvailability)
+export async function getRegionAvailability(
+  ctx: PublicContext,
+  ids: { regionId: string },
+): Promise<RegionAvailability[]> {
+  const region = await accessRegion(ctx, ids)
+  return (await repo.listRegionAvailability(ctx.db, region.id)).map(toAvailability)
+}
+
+/** A region by id, for the domains that place things in one; undefined when there is none. */
+export function findRegion(db: Db, id: string): Promise<RegionRow | undefined> {
+  return repo.findRegion(db, id)
+}
+
+/**
+ * The region a create places something in: a 400 on `field` when there is no such region or it is
+ * marked `outage` (every create that takes a region goes through this or checkRegionOffers).
+ */
+export async function requireAvailableRegion(
+  ctx: { db: Db },
+  ids: { regionId: string },
+  field = 'region',
+): Promise<RegionRow> {
+  const region = await repo.findRegion(ctx.db, ids.regionId)
+  if (region === undefined) throw badRequest('Region not found', field)
+  const errors = new ErrorCollector()
+  checkRegionAvailable(region, errors, field)
+  errors.throwIfAny()
+  return region
+}
+
+/** Marks a region `outage` or back `ok` (an operator, or the emulator's controls); false: no such region. */
+export function setRegionStatus(db: Db, regionId: string, status: 'ok' | 'outage'): Promise<boolean> {
+  return repo.setRegionStatus(db, regionId, status)
 }

@@ -1,8 +1,8 @@
 import { sql } from 'kysely'
-import type { PageRequest } from '../../common/pagination.ts'
-import { paginate } from '../../common/pagination.ts'
+import { type PageRequest, paginateQuery } from '../../common/pagination.ts'
 import type { PageResult } from '../../common/schemas.ts'
 import type { Db } from '../../db/connect.ts'
+import { forUpdate } from '../../db/dialects/dialect.ts'
 import type { NewUserRow, UserRow, UserRowUpdate } from './users.table.ts'
 
 export async function findUserByUsername(db: Db, username: string): Promise<UserRow | undefined> {
@@ -31,9 +31,12 @@ export async function listAccountUsers(
   accountId: number,
   page: PageRequest,
 ): Promise<PageResult<UserRow>> {
-  return paginate(db.selectFrom('users').selectAll().where('account_id', '=', accountId), page, [
-    { expression: sql.ref('id'), direction: 'asc' },
-  ])
+  return paginateQuery(
+    db,
+    db.selectFrom('users').selectAll().where('account_id', '=', accountId),
+    [{ expression: sql.ref('id'), direction: 'asc' }],
+    page,
+  )
 }
 
 export async function insertUser(db: Db, user: NewUserRow): Promise<UserRow> {
@@ -56,4 +59,33 @@ export async function countUnrestrictedUsers(db: Db, accountId: number): Promise
     .where('restricted', '=', false)
     .executeTakeFirst()
   return Number(row?.n ?? 0)
+}
+
+/**
+ * Serializes one user's writes that read before they write (two-factor, phone codes, security
+ * answers): a row lock on PostgreSQL; SQLite's write transactions are already exclusive.
+ */
+export async function lockUser(db: Db, userId: number): Promise<void> {
+  await forUpdate(db, db.selectFrom('users').select('id').where('id', '=', userId)).execute()
+}
+
+export async function setTwoFactorFlag(db: Db, userId: number, enabled: boolean): Promise<void> {
+  await db.updateTable('users').set({ two_factor_auth: enabled }).where('id', '=', userId).execute()
+}
+
+export async function setVerifiedPhoneNumber(
+  db: Db,
+  userId: number,
+  phoneNumber: string | null,
+): Promise<void> {
+  await db.updateTable('users').set({ verified_phone_number: phoneNumber }).where('id', '=', userId).execute()
+}
+
+export async function findVerifiedPhoneNumber(db: Db, userId: number): Promise<string | null> {
+  const row = await db
+    .selectFrom('users')
+    .select('verified_phone_number')
+    .where('id', '=', userId)
+    .executeTakeFirst()
+  return row?.verified_phone_number ?? null
 }

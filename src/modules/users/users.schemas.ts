@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox'
 import { Nullable, Page, TimestampSchema } from '../../common/schemas.ts'
+import { termKeys } from '../../vocabulary/terms.ts'
 
 export const UsernameSchema = Type.String({
   minLength: 3,
@@ -11,16 +12,19 @@ export const UsernameSchema = Type.String({
 
 export const EmailSchema = Type.String({ format: 'email', maxLength: 128 })
 
-export const UserSchema = Type.Object({
-  username: Type.String(),
-  email: Type.String(),
-  restricted: Type.Boolean(),
-  ssh_keys: Type.Array(Type.String(), { description: 'labels of the SSH keys on the user profile' }),
-  tfa_enabled: Type.Boolean(),
-  verified_phone_number: Nullable(Type.String()),
-  password_created: Nullable(TimestampSchema),
-  last_login: Nullable(Type.Object({ login_datetime: TimestampSchema, status: Type.String() })),
-})
+export const UserSchema = Type.Object(
+  {
+    username: Type.String(),
+    email: Type.String(),
+    restricted: Type.Boolean(),
+    ssh_keys: Type.Array(Type.String(), { description: 'labels of the SSH keys on the user profile' }),
+    tfa_enabled: Type.Boolean(),
+    verified_phone_number: Nullable(Type.String()),
+    password_created: Nullable(TimestampSchema),
+    last_login: Nullable(Type.Object({ login_datetime: TimestampSchema, status: Type.String() })),
+  },
+  termKeys('user'),
+)
 export type User = Static<typeof UserSchema>
 
 export const UserPageSchema = Page(UserSchema)

@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from 'kysely'
 import type { SqlDialect } from '../../db/dialects/dialect.ts'
+import { subnetLinodesJson } from './subnets/subnet-attachments.repository.ts'
 
 /**
  * A VPC's wire JSON (VpcSchema, keys in the API's order), subnets and their `linodes` included,
@@ -46,11 +47,13 @@ export function subnetJsonParts(s: SubnetFields): JsonParts {
     json_tail: `,"created":${JSON.stringify(s.created)},"updated":${JSON.stringify(s.updated)}}`,
   }
 }
+
+/** A VPC's wire JSON, for the `vpcs` row of the query it is selected in. */
 export function vpcJson(dialect: SqlDialect): RawBuilder<string> {
   return dialect === 'postgres' ? postgresVpcJson : sqliteVpcJson
 }
 
-interface JsonSyntax {
+export interface JsonSyntax {
   /** The texts of a group joined by commas, in the given order; null for an empty group. */
   join(text: string, order: string): string
   /** `[…]` of `text` for each row of `from`, in the given order. */
@@ -73,20 +76,8 @@ const postgres: JsonSyntax = {
     `'[' || coalesce((select ${postgres.join(text, order)} from ${from}), '') || ']'`,
 }
 
-/**
- * A subnet's `linodes`: each instance with an interface on it, with those interfaces (ids in
- * order). Most subnets have none: an index probe answers those without the grouping.
- */
-const linodes = (j: JsonSyntax) =>
-  `case when exists (select 1 from compute_interfaces where subnet_id = s.id) then ${j.array(
-    `'{"id":' || a.instance_id || ',"interfaces":[' || a.interfaces || ']}'`,
-    'a.instance_id',
-    `(select instance_id, ${j.join(`'{"id":' || id || ',"active":' || (case when active then 'true' else 'false' end) || '}'`, 'id')} as interfaces
-      from compute_interfaces where subnet_id = s.id group by instance_id) as a`,
-  )} else '[]' end`
-
 const subnet = (j: JsonSyntax) =>
-  `'{"id":' || s.id || s.json_head || ',"linodes":' || ${linodes(j)} || s.json_tail`
+  `'{"id":' || s.id || s.json_head || ',"linodes":' || ${subnetLinodesJson(j)} || s.json_tail`
 
 const vpc = (j: JsonSyntax) =>
   `'{"id":' || vpcs.id || vpcs.json_head || ',"subnets":' || ${j.array(subnet(j), 's.id', 'subnets as s where s.vpc_id = vpcs.id')} || vpcs.json_tail`

@@ -1,6 +1,9 @@
 import type { Db } from '../../db/connect.ts'
 
-/** The product limit of VPCs per region per account (api-facts 4.1), unless an operator raised it. */
+/**
+ * The product limit of VPCs per region per account (docs/service-facts.md#vpc-limits), unless an
+ * operator raised it.
+ */
 export const DEFAULT_VPCS_PER_REGION = 10
 
 export async function vpcsPerRegion(db: Db, accountId: number): Promise<number> {

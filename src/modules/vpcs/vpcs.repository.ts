@@ -1,16 +1,24 @@
-import { type RawBuilder, type SqlBool, sql } from 'kysely'
-import {
-  type OrderTerm,
-  type PageRequest,
-  type PreparedList,
-  paginatePrepared,
-} from '../../common/pagination.ts'
+import { type SqlBool, sql } from 'kysely'
+import type { PageRequest } from '../../common/pagination.ts'
+import { paginate } from '../../common/pagination.ts'
 import type { PageResult } from '../../common/schemas.ts'
+import type { FilterSpec } from '../../common/x-filter.ts'
 import type { Db } from '../../db/connect.ts'
-import { dialectOf, forUpdate } from '../../db/dialects/dialect.ts'
-import { PreparedCache, type PreparedQuery, prepare, runPrepared, stableSlot } from '../../db/prepared.ts'
+import { forUpdate } from '../../db/dialects/dialect.ts'
+import { listCriteria } from '../../db/list-criteria.ts'
+import { defineShaped, runPrepared, stableSlot } from '../../db/prepared.ts'
+import { grantedEntities } from '../grants/grant-filter.ts'
 import { type JsonParts, vpcJson, vpcJsonParts } from './vpc-json.ts'
 import type { NewVpcRow, VpcRow } from './vpcs.table.ts'
+
+/** Filterable VPC fields at 4.174.0 (docs/service-facts.md#filterable-fields). */
+export const VPC_FILTERS: FilterSpec = {
+  id: { column: 'vpcs.id', type: 'integer' },
+  label: { column: 'vpcs.label', type: 'string' },
+  region: { column: 'vpcs.region', type: 'string' },
+  created: { column: 'vpcs.created', type: 'timestamp' },
+  updated: { column: 'vpcs.updated', type: 'timestamp', nullable: true },
+}
 
 export async function findAccountVpc(db: Db, accountId: number, id: number): Promise<VpcRow | undefined> {
   return db
@@ -29,59 +37,71 @@ export async function lockAccountVpc(db: Db, accountId: number, id: number): Pro
   ).executeTakeFirst()
 }
 
-const vpcQueries = new PreparedCache<PreparedQuery<{ json: string }>>(2)
+const vpcJsonStatement = defineShaped('vpc json', (db, _shape: Record<string, never>, dialect) => ({
+  find: db
+    .selectFrom('vpcs')
+    .select(vpcJson(dialect).as('json'))
+    .where('vpcs.id', '=', stableSlot<number>(dialect, 'id'))
+    .where('vpcs.account_id', '=', stableSlot<number>(dialect, 'account'))
+    .compile(),
+}))
 
 /** A VPC of the account as its wire JSON (see vpc-json.ts), in one prepared statement. */
 export async function findAccountVpcJson(db: Db, accountId: number, id: number): Promise<string | undefined> {
-  const dialect = dialectOf(db)
-  const query = vpcQueries.get(dialect, () =>
-    prepare(
-      db
-        .selectFrom('vpcs')
-        .select(vpcJson(dialect).as('json'))
-        .where('vpcs.id', '=', stableSlot<number>(dialect, 'id'))
-        .where('vpcs.account_id', '=', stableSlot<number>(dialect, 'account'))
-        .compile(),
-    ),
-  )
-  const { rows } = await runPrepared(db, query, { id, account: accountId })
+  const { rows } = await runPrepared(db, vpcJsonStatement(db, {}).find, { id, account: accountId })
   return rows[0]?.json
 }
 
-const listQueries = new PreparedCache<PreparedList<{ json: string }>>()
+/** Which VPCs a list shows: an account's, and of those only the granted ones for a restricted user. */
+export interface VpcListScope {
+  accountId: number
+  /** The restricted user whose grants keep a VPC in the list; null: every VPC of the account. */
+  restrictedUserId: number | null
+}
 
 /**
- * A page of the account's VPCs as wire JSON, the items joined by commas (see vpc-json.ts).
- * Prepared once per shape (see db/prepared.ts): `shapeKey` must identify everything `compile`
- * puts into the SQL, whose slots are filled from `values` (the account's slot is this function's).
+ * The VPC list's statements, one set per shape: the X-Filter as sent and whether grants restrict
+ * the list. The account and the restricted user are slots, so one statement serves every account.
  */
-export async function listAccountVpcJson(
-  db: Db,
-  accountId: number,
-  page: PageRequest,
-  shapeKey: string,
-  values: Record<string, unknown>,
-  compile: () => { where: RawBuilder<SqlBool> | undefined; order: OrderTerm[] },
-): Promise<PageResult<string>> {
-  const dialect = dialectOf(db)
-  const list = listQueries.get(`${dialect}\u0000${shapeKey}`, () => {
-    const { where, order } = compile()
+const vpcListStatements = defineShaped(
+  'vpc list json',
+  (db, shape: { filter: string | null; restricted: boolean }, dialect) => {
+    const { where, order } = listCriteria({
+      filter: shape.filter ?? undefined,
+      spec: VPC_FILTERS,
+      dialect,
+      restriction: shape.restricted
+        ? grantedEntities('vpc', 'vpcs.id', stableSlot<number>(dialect, 'user'))
+        : undefined,
+      order: { unique: 'vpcs.id' },
+    })
     let query = db.selectFrom('vpcs').where('vpcs.account_id', '=', stableSlot<number>(dialect, 'account'))
     if (where) query = query.where(where)
     const count = query.select(sql<number>`count(*)`.as('n'))
     let paged = query.select([vpcJson(dialect).as('json'), sql<number>`(${count})`.as('n')])
     for (const term of order) paged = paged.orderBy(sql`${term.expression} ${sql.raw(term.direction)}`)
     paged = paged.limit(stableSlot<number>(dialect, 'limit')).offset(stableSlot<number>(dialect, 'offset'))
-    if (dialect === 'postgres') return { count: prepare(count.compile()), page: prepare(paged.compile()) }
+    if (dialect === 'postgres') return { count: count.compile(), page: paged.compile() }
     // SQLite hands the page over as one string, a fifth cheaper than a hundred rows. The rows are
     // joined in the subquery's order (its LIMIT keeps its ORDER BY); an empty page is no row.
     const joined = db
       .selectFrom(paged.as('p'))
       .select([sql<string>`group_concat(p.json, ',')`.as('json'), sql<number>`max(p.n)`.as('n')])
       .having(sql<SqlBool>`count(*) > 0`)
-    return { count: prepare(count.compile()), page: prepare(joined.compile()) }
-  })
-  const rows = await paginatePrepared(db, list, { ...values, account: accountId }, page)
+    return { count: count.compile(), page: joined.compile() }
+  },
+)
+
+/** A page of the VPCs in scope as wire JSON, the items joined by commas (see vpc-json.ts). */
+export async function listVpcJson(
+  db: Db,
+  scope: VpcListScope,
+  filter: string | undefined,
+  page: PageRequest,
+): Promise<PageResult<string>> {
+  const restricted = scope.restrictedUserId !== null
+  const list = vpcListStatements(db, { filter: filter ?? null, restricted })
+  const rows = await paginate(db, list, { account: scope.accountId, user: scope.restrictedUserId }, page)
   return { ...rows, data: rows.data.map((r) => r.json) }
 }
 

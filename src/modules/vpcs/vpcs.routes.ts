@@ -1,13 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { parseId } from '../../common/ids.ts'
-import { parsePageQuery } from '../../common/pagination.ts'
-import {
-  EmptyObjectSchema,
-  errorResponses,
-  FilterHeadersSchema,
-  PageQuerySchema,
-} from '../../common/schemas.ts'
-import { requireActor } from '../../plugins/auth.ts'
+import { sendRenderedJson } from '../../common/rendered-json.ts'
+import { listInput, listRoute, route } from '../../common/route-schemas.ts'
+import { EmptyObjectSchema } from '../../common/schemas.ts'
+import { contextOf } from '../../plugins/request-context.ts'
 import type { Scope } from '../auth/scopes.ts'
 import {
   CreateVpcBodySchema,
@@ -19,103 +15,79 @@ import {
 import * as vpcs from './vpcs.service.ts'
 
 const tags = ['VPCs']
-/** VPC reads need any valid token (Decisions 8); writes need `vpc:read_write`. */
+/** VPC reads need any valid token (docs/decisions.md#vpc-reads); writes need `vpc:read_write`. */
 const read = {}
 const write = { scopes: ['vpc:read_write'] as Scope[] }
-const JSON_TYPE = 'application/json; charset=utf-8'
 
 export const vpcsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/vpcs',
-    {
-      schema: {
-        operationId: 'getVPCs',
-        summary: 'List VPCs',
-        tags,
-        querystring: PageQuerySchema,
-        headers: FilterHeadersSchema,
-        response: { 200: VpcPageSchema, ...errorResponses },
-      },
-      config: { auth: read },
-    },
+    listRoute(read, { operationId: 'getVPCs', summary: 'List VPCs', tags }, VpcPageSchema),
     async (request, reply) => {
-      const page = await vpcs.listVpcsJson(
-        app.db,
-        requireActor(request),
-        parsePageQuery(request.query),
-        request.headers['x-filter'],
-      )
-      // Already JSON (rendered by the database), so it is sent as it is; the schema documents it.
-      reply.type(JSON_TYPE)
-      return page
+      const page = await vpcs.listVpcsJson(contextOf(request), listInput(request))
+      return sendRenderedJson(reply, page)
     },
   )
 
   app.get(
     '/vpcs/:vpcId',
-    {
-      schema: {
-        operationId: 'getVPC',
-        summary: 'View a VPC with its subnets',
-        tags,
-        params: VpcParamsSchema,
-        response: { 200: VpcSchema, ...errorResponses },
-      },
-      config: { auth: read },
-    },
+    route(
+      read,
+      { operationId: 'getVPC', summary: 'View a VPC with its subnets', tags, params: VpcParamsSchema },
+      VpcSchema,
+    ),
     async (request, reply) => {
-      const vpc = await vpcs.getVpcJson(app.db, requireActor(request), parseId(request.params.vpcId))
-      reply.type(JSON_TYPE)
-      return vpc
+      const vpc = await vpcs.getVpcJson(contextOf(request), { vpcId: parseId(request.params.vpcId) })
+      return sendRenderedJson(reply, vpc)
     },
   )
 
   app.post(
     '/vpcs',
-    {
-      schema: {
+    route(
+      write,
+      {
         operationId: 'createVPC',
         summary: 'Create a VPC, optionally with subnets (all or nothing)',
         tags,
         body: CreateVpcBodySchema,
-        response: { 200: VpcSchema, ...errorResponses },
       },
-      config: { auth: write },
-    },
-    async (request) => vpcs.createVpc(app.db, app.clock, requireActor(request), request.body),
+      VpcSchema,
+    ),
+    async (request) => vpcs.createVpc(contextOf(request), request.body),
   )
 
   app.put(
     '/vpcs/:vpcId',
-    {
-      schema: {
+    route(
+      write,
+      {
         operationId: 'updateVPC',
         summary: "Change a VPC's label or description",
         tags,
         params: VpcParamsSchema,
         body: UpdateVpcBodySchema,
-        response: { 200: VpcSchema, ...errorResponses },
       },
-      config: { auth: write },
-    },
+      VpcSchema,
+    ),
     async (request) =>
-      vpcs.updateVpc(app.db, app.clock, requireActor(request), parseId(request.params.vpcId), request.body),
+      vpcs.updateVpc(contextOf(request), { vpcId: parseId(request.params.vpcId) }, request.body),
   )
 
   app.delete(
     '/vpcs/:vpcId',
-    {
-      schema: {
+    route(
+      write,
+      {
         operationId: 'deleteVPC',
         summary: 'Delete a VPC and its subnets; refused, deleting nothing, while a subnet is in use',
         tags,
         params: VpcParamsSchema,
-        response: { 200: EmptyObjectSchema, ...errorResponses },
       },
-      config: { auth: write },
-    },
+      EmptyObjectSchema,
+    ),
     async (request) => {
-      await vpcs.deleteVpc(app.db, app.clock, requireActor(request), parseId(request.params.vpcId))
+      await vpcs.deleteVpc(contextOf(request), { vpcId: parseId(request.params.vpcId) })
       return {}
     },
   )

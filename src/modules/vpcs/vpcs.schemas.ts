@@ -2,7 +2,7 @@ import { type Static, Type } from 'typebox'
 import { IdParamSchema, Nullable, Page, TimestampSchema } from '../../common/schemas.ts'
 import { CreateSubnetBodySchema, NetworkLabelSchema, SubnetSchema } from './subnets/subnets.schemas.ts'
 
-/** Key order of the real API (api-facts appendix). */
+/** Key order of the real API (docs/service-facts.md#key-order). */
 export const VpcSchema = Type.Object({
   id: Type.Integer(),
   label: Type.String(),

@@ -21,4 +21,6 @@ export type NewVpcRow = Insertable<VpcTable>
 export interface AccountLimitTable {
   account_id: number
   vpcs_per_region: number | null
+  /** Compute instances the account may have (compute's instance limit). */
+  instances: number | null
 }

@@ -1,46 +1,42 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import { addSeconds, nowTimestamp } from '../../../src/common/time.ts'
 import { issueToken } from '../../../src/modules/auth/issue-token.ts'
-import { buildTestApp, type TestApp } from '../../helpers/app.ts'
+import { useTestApp } from '../../helpers/app.ts'
 import { bearer, createAccount, createToken } from '../../helpers/factories.ts'
 
 describe('authentication', () => {
-  let t: TestApp
-  before(async () => {
-    t = await buildTestApp()
-  })
-  after(() => t.close())
+  const api = useTestApp()
 
   const profile = (headers: Record<string, string>) =>
-    t.request({ method: 'GET', url: '/v4/profile', headers })
+    api.request({ method: 'GET', url: '/v4/profile', headers })
 
   it('accepts the Bearer scheme in any case and surrounding spaces', async () => {
-    const owner = await createAccount(t)
+    const owner = await createAccount(api)
     for (const header of [`Bearer ${owner.token}`, `bearer ${owner.token}`, `BEARER  ${owner.token}`]) {
       assert.equal((await profile({ authorization: header })).status, 200, header)
     }
   })
 
   it('a token stops working when its expiry passes on the server clock', async () => {
-    const owner = await createAccount(t)
-    const token = await createToken(t, owner.user.id, { expiry: addSeconds(nowTimestamp(t.clock), 60) })
+    const owner = await createAccount(api)
+    const token = await createToken(api, owner.user.id, { expiry: addSeconds(nowTimestamp(api.clock), 60) })
     assert.equal((await profile(bearer(token))).status, 200)
-    t.clock.advance(61_000)
+    api.clock.advance(61_000)
     try {
       const res = await profile(bearer(token))
       assert.equal(res.status, 401)
       assert.deepEqual(res.body, { errors: [{ reason: 'Invalid Token' }] })
       assert.equal(res.headers['x-oauth-scopes'], 'unknown')
     } finally {
-      t.clock.reset()
+      api.clock.reset()
     }
   })
 
   it('an OAuth token works like a personal one, and dies with its app', async () => {
-    const owner = await createAccount(t)
-    const now = nowTimestamp(t.clock)
-    const app = await t.db
+    const owner = await createAccount(api)
+    const now = nowTimestamp(api.clock)
+    const app = await api.db
       .insertInto('authorized_apps')
       .values({
         user_id: owner.user.id,
@@ -54,7 +50,7 @@ describe('authentication', () => {
       })
       .returning('id')
       .executeTakeFirstOrThrow()
-    const { secret } = await issueToken(t.db, {
+    const { secret } = await issueToken(api.db, {
       userId: owner.user.id,
       authorizedAppId: app.id,
       label: 'oauth',
@@ -65,7 +61,7 @@ describe('authentication', () => {
     const ok = await profile(bearer(secret))
     assert.equal(ok.status, 200)
     assert.equal(ok.headers['x-oauth-scopes'], 'account:read_only')
-    t.clock.advance(3601_000)
+    api.clock.advance(3601_000)
     try {
       assert.equal(
         (await profile(bearer(secret))).status,
@@ -73,21 +69,21 @@ describe('authentication', () => {
         'an expired app authorization ends its tokens',
       )
     } finally {
-      t.clock.reset()
+      api.clock.reset()
     }
-    await t.db.deleteFrom('authorized_apps').where('id', '=', app.id).execute()
+    await api.db.deleteFrom('authorized_apps').where('id', '=', app.id).execute()
     assert.equal((await profile(bearer(secret))).status, 401, 'a revoked app ends its tokens')
   })
 
   it('a token of a deleted user is invalid', async () => {
-    const owner = await createAccount(t)
-    await t.db.deleteFrom('users').where('id', '=', owner.user.id).execute()
+    const owner = await createAccount(api)
+    await api.db.deleteFrom('users').where('id', '=', owner.user.id).execute()
     assert.equal((await profile(owner.headers)).status, 401)
   })
 
   it('secrets never appear in responses other than the one that creates them', async () => {
-    const owner = await createAccount(t)
-    const res = await t.request({ method: 'GET', url: '/v4/account/users', headers: owner.headers })
+    const owner = await createAccount(api)
+    const res = await api.request({ method: 'GET', url: '/v4/account/users', headers: owner.headers })
     assert.doesNotMatch(res.raw.body, new RegExp(owner.token))
     assert.doesNotMatch(JSON.stringify(res.headers), new RegExp(owner.token))
   })

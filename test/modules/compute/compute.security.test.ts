@@ -1,14 +1,15 @@
-import { after, before, describe } from 'node:test'
+import { describe } from 'node:test'
+import { createInstance, firstConfig, label } from '../../helpers/api-fixtures.ts'
 import type { TestApp } from '../../helpers/app.ts'
-import { buildTestApp } from '../../helpers/app.ts'
+import { useTestApp } from '../../helpers/app.ts'
+import { defined } from '../../helpers/defined.ts'
 import type { TestUser } from '../../helpers/factories.ts'
 import { type SecurityCase, securitySuite } from '../../helpers/security-suite.ts'
-import { createInstance, firstConfig, label } from '../vpcs/vpc-fixtures.ts'
 
 /** An offline instance with one profile holding a public interface. */
-async function stopped(t: TestApp, owner: TestUser) {
-  const instance = await createInstance(t, owner, { booted: false, interfaces: [{ purpose: 'public' }] })
-  const config = await firstConfig(t, owner, instance.id)
+async function stopped(api: TestApp, owner: TestUser) {
+  const instance = await createInstance(api, owner, { booted: false, interfaces: [{ purpose: 'public' }] })
+  const config = await firstConfig(api, owner, instance.id)
   const base = `/v4/compute/instances/${instance.id}`
   return { instance, config, base, configUrl: `${base}/configs/${config.id}` }
 }
@@ -25,8 +26,8 @@ const onInstance = (
 ): SecurityCase => ({
   method,
   route,
-  prepare: async (t, owner) => {
-    const s = await stopped(t, owner)
+  prepare: async (api, owner) => {
+    const s = await stopped(api, owner)
     return { url: url(s), ...(payload !== undefined && { payload }) }
   },
   scopes,
@@ -36,106 +37,99 @@ const onInstance = (
 })
 
 describe('compute routes: security', () => {
-  let t: TestApp
-  before(async () => {
-    t = await buildTestApp()
-  })
-  after(() => t.close())
+  const api = useTestApp()
 
-  securitySuite(
-    () => t,
-    [
-      {
-        method: 'GET',
-        route: '/v4/compute/instances',
-        prepare: async () => ({ url: '/v4/compute/instances' }),
-        scopes: read,
-        success: 200,
-        restricted: 200,
-      },
-      {
-        method: 'POST',
-        route: '/v4/compute/instances',
-        prepare: async () => ({
-          url: '/v4/compute/instances',
-          payload: { type: 'g6-nanode-1', region: 'us-iad', label: label('new') },
-        }),
-        scopes: write,
-        success: 200,
-        restricted: 403,
-      },
-      onInstance('GET', '/v4/compute/instances/{id}', read, (s) => s.base),
-      onInstance('PUT', '/v4/compute/instances/{id}', write, (s) => s.base, { group: 'g' }),
-      onInstance('DELETE', '/v4/compute/instances/{id}', write, (s) => s.base),
-      onInstance('POST', '/v4/compute/instances/{id}/boot', write, (s) => `${s.base}/boot`),
-      onInstance('POST', '/v4/compute/instances/{id}/reboot', write, (s) => `${s.base}/reboot`, {}),
-      onInstance('POST', '/v4/compute/instances/{id}/shutdown', write, (s) => `${s.base}/shutdown`),
-      onInstance('GET', '/v4/compute/instances/{id}/configs', read, (s) => `${s.base}/configs`),
-      onInstance('POST', '/v4/compute/instances/{id}/configs', write, (s) => `${s.base}/configs`, {
-        label: 'extra',
-        devices: {},
+  securitySuite(api, [
+    {
+      method: 'GET',
+      route: '/v4/compute/instances',
+      prepare: async () => ({ url: '/v4/compute/instances' }),
+      scopes: read,
+      success: 200,
+      restricted: 200,
+    },
+    {
+      method: 'POST',
+      route: '/v4/compute/instances',
+      prepare: async () => ({
+        url: '/v4/compute/instances',
+        payload: { type: 'g6-nanode-1', region: 'us-iad', label: label('new') },
       }),
-      onInstance('GET', '/v4/compute/instances/{id}/configs/{configId}', read, (s) => s.configUrl),
-      onInstance('PUT', '/v4/compute/instances/{id}/configs/{configId}', write, (s) => s.configUrl, {
-        comments: 'x',
-      }),
-      onInstance('DELETE', '/v4/compute/instances/{id}/configs/{configId}', write, (s) => s.configUrl),
-      onInstance(
-        'GET',
-        '/v4/compute/instances/{id}/configs/{configId}/interfaces',
-        read,
-        (s) => `${s.configUrl}/interfaces`,
-      ),
-      onInstance(
-        'POST',
-        '/v4/compute/instances/{id}/configs/{configId}/interfaces',
-        write,
-        (s) => `${s.configUrl}/interfaces`,
-        {
-          purpose: 'vlan',
-          label: 'v',
-        },
-      ),
-      onInstance(
-        'GET',
-        '/v4/compute/instances/{id}/configs/{configId}/interfaces/{interfaceId}',
-        read,
-        (s) => `${s.configUrl}/interfaces/${s.config.interfaces[0].id}`,
-      ),
-      onInstance(
-        'PUT',
-        '/v4/compute/instances/{id}/configs/{configId}/interfaces/{interfaceId}',
-        write,
-        (s) => `${s.configUrl}/interfaces/${s.config.interfaces[0].id}`,
-        { primary: true },
-      ),
-      onInstance(
-        'DELETE',
-        '/v4/compute/instances/{id}/configs/{configId}/interfaces/{interfaceId}',
-        write,
-        (s) => `${s.configUrl}/interfaces/${s.config.interfaces[0].id}`,
-      ),
-      onInstance('GET', '/v4/compute/instances/{id}/disks', read, (s) => `${s.base}/disks`),
-      onInstance(
-        'GET',
-        '/v4/compute/instances/{id}/disks/{diskId}',
-        read,
-        (s) => `${s.base}/disks/${s.config.devices.sda.disk_id}`,
-      ),
+      scopes: write,
+      success: 200,
+      restricted: 403,
+    },
+    onInstance('GET', '/v4/compute/instances/{id}', read, (s) => s.base),
+    onInstance('PUT', '/v4/compute/instances/{id}', write, (s) => s.base, { group: 'g' }),
+    onInstance('DELETE', '/v4/compute/instances/{id}', write, (s) => s.base),
+    onInstance('POST', '/v4/compute/instances/{id}/boot', write, (s) => `${s.base}/boot`),
+    onInstance('POST', '/v4/compute/instances/{id}/reboot', write, (s) => `${s.base}/reboot`, {}),
+    onInstance('POST', '/v4/compute/instances/{id}/shutdown', write, (s) => `${s.base}/shutdown`),
+    onInstance('GET', '/v4/compute/instances/{id}/configs', read, (s) => `${s.base}/configs`),
+    onInstance('POST', '/v4/compute/instances/{id}/configs', write, (s) => `${s.base}/configs`, {
+      label: 'extra',
+      devices: {},
+    }),
+    onInstance('GET', '/v4/compute/instances/{id}/configs/{configId}', read, (s) => s.configUrl),
+    onInstance('PUT', '/v4/compute/instances/{id}/configs/{configId}', write, (s) => s.configUrl, {
+      comments: 'x',
+    }),
+    onInstance('DELETE', '/v4/compute/instances/{id}/configs/{configId}', write, (s) => s.configUrl),
+    onInstance(
+      'GET',
+      '/v4/compute/instances/{id}/configs/{configId}/interfaces',
+      read,
+      (s) => `${s.configUrl}/interfaces`,
+    ),
+    onInstance(
+      'POST',
+      '/v4/compute/instances/{id}/configs/{configId}/interfaces',
+      write,
+      (s) => `${s.configUrl}/interfaces`,
       {
-        method: 'GET',
-        route: '/v4/compute/types',
-        prepare: async () => ({ url: '/v4/compute/types' }),
-        scopes: 'public',
-        success: 200,
+        purpose: 'vlan',
+        label: 'v',
       },
-      {
-        method: 'GET',
-        route: '/v4/compute/types/{id}',
-        prepare: async () => ({ url: '/v4/compute/types/g6-nanode-1' }),
-        scopes: 'public',
-        success: 200,
-      },
-    ],
-  )
+    ),
+    onInstance(
+      'GET',
+      '/v4/compute/instances/{id}/configs/{configId}/interfaces/{interfaceId}',
+      read,
+      (s) => `${s.configUrl}/interfaces/${defined(s.config.interfaces[0]).id}`,
+    ),
+    onInstance(
+      'PUT',
+      '/v4/compute/instances/{id}/configs/{configId}/interfaces/{interfaceId}',
+      write,
+      (s) => `${s.configUrl}/interfaces/${defined(s.config.interfaces[0]).id}`,
+      { primary: true },
+    ),
+    onInstance(
+      'DELETE',
+      '/v4/compute/instances/{id}/configs/{configId}/interfaces/{interfaceId}',
+      write,
+      (s) => `${s.configUrl}/interfaces/${defined(s.config.interfaces[0]).id}`,
+    ),
+    onInstance('GET', '/v4/compute/instances/{id}/disks', read, (s) => `${s.base}/disks`),
+    onInstance(
+      'GET',
+      '/v4/compute/instances/{id}/disks/{diskId}',
+      read,
+      (s) => `${s.base}/disks/${defined(s.config.devices.sda).disk_id}`,
+    ),
+    {
+      method: 'GET',
+      route: '/v4/compute/types',
+      prepare: async () => ({ url: '/v4/compute/types' }),
+      scopes: 'public',
+      success: 200,
+    },
+    {
+      method: 'GET',
+      route: '/v4/compute/types/{id}',
+      prepare: async () => ({ url: '/v4/compute/types/g6-nanode-1' }),
+      scopes: 'public',
+      success: 200,
+    },
+  ])
 })

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { before, describe, it } from 'node:test'
 import fc from 'fast-check'
 import { dialectOf } from '../../../src/db/dialects/dialect.ts'
 import { eventJson } from '../../../src/modules/events/event-json.ts'
 import { toEvent } from '../../../src/modules/events/event-wire.ts'
 import { type NewEvent, recordEvents } from '../../../src/modules/events/events.repository.ts'
-import { buildTestApp, type TestApp } from '../../helpers/app.ts'
+import { useTestApp } from '../../helpers/app.ts'
 import { createAccount, type TestUser } from '../../helpers/factories.ts'
 
 /**
@@ -13,13 +13,11 @@ import { createAccount, type TestUser } from '../../helpers/factories.ts'
  * `toEvent`. Both must say exactly the same thing, key order included, for any event.
  */
 describe('event JSON rendered by the database', () => {
-  let t: TestApp
+  const api = useTestApp()
   let owner: TestUser
   before(async () => {
-    t = await buildTestApp()
-    owner = await createAccount(t)
+    owner = await createAccount(api)
   })
-  after(() => t.close())
 
   const text = fc.string({
     unit: fc.constantFrom('a', 'é', '"', '\\', '\n', '\t', '/', '<', '😀', '\u0001', ' '),
@@ -71,15 +69,19 @@ describe('event JSON rendered by the database', () => {
         fc.boolean(),
         async (events, seen) => {
           const ids = await recordEvents(
-            t.db,
+            api.db,
             events.map((e) => ({ ...e, accountId: owner.accountId })),
           )
           if (seen)
-            await t.db.updateTable('events').set({ seen: true, read: true }).where('id', 'in', ids).execute()
-          const rows = await t.db
+            await api.db
+              .updateTable('events')
+              .set({ seen: true, read: true })
+              .where('id', 'in', ids)
+              .execute()
+          const rows = await api.db
             .selectFrom('events')
             .selectAll('events')
-            .select(eventJson(dialectOf(t.db)).as('json'))
+            .select(eventJson(dialectOf(api.db)).as('json'))
             .where('id', 'in', ids)
             .orderBy('id')
             .execute()

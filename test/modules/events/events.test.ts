@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import { addSeconds, nowTimestamp } from '../../../src/common/time.ts'
 import { type NewEvent, recordEvents } from '../../../src/modules/events/events.repository.ts'
-import { buildTestApp, type TestApp } from '../../helpers/app.ts'
+import { type TestApp, useTestApp } from '../../helpers/app.ts'
 import { createAccount, createUser, grantEntity, type TestUser } from '../../helpers/factories.ts'
 import { securitySuite } from '../../helpers/security-suite.ts'
 
@@ -35,23 +35,19 @@ function vpcEvent(owner: TestUser, action: string, vpcId: number, created: strin
 }
 
 describe('account events', () => {
-  let t: TestApp
-  before(async () => {
-    t = await buildTestApp()
-  })
-  after(() => t.close())
+  const api = useTestApp()
 
   const list = (owner: TestUser, filter?: unknown, query = '') =>
-    t.request({
+    api.request({
       method: 'GET',
       url: `/v4/account/events${query}`,
       headers: { ...owner.headers, ...(filter !== undefined && { 'x-filter': JSON.stringify(filter) }) },
     })
 
   it('lists events newest first in the recorded shape and key order', async () => {
-    const owner = await createAccount(t)
-    const now = nowTimestamp(t.clock)
-    await recordEvents(t.db, [
+    const owner = await createAccount(api)
+    const now = nowTimestamp(api.clock)
+    await recordEvents(api.db, [
       vpcEvent(owner, 'vpc_create', 11, addSeconds(now, -20)),
       {
         ...vpcEvent(owner, 'subnet_create', 11, addSeconds(now, -10)),
@@ -78,10 +74,10 @@ describe('account events', () => {
   })
 
   it('filters on id, action, created, entity.id, entity.type and read, and orders', async () => {
-    const owner = await createAccount(t)
-    const now = nowTimestamp(t.clock)
+    const owner = await createAccount(api)
+    const now = nowTimestamp(api.clock)
     await recordEvents(
-      t.db,
+      api.db,
       Array.from({ length: 30 }, (_, i) =>
         vpcEvent(owner, i % 3 === 0 ? 'vpc_delete' : 'vpc_update', 100 + (i % 5), addSeconds(now, i - 100)),
       ),
@@ -110,9 +106,9 @@ describe('account events', () => {
   })
 
   it('entity.id "private/<n>" names an image, not another kind of entity with that number', async () => {
-    const owner = await createAccount(t)
-    const now = nowTimestamp(t.clock)
-    await recordEvents(t.db, [
+    const owner = await createAccount(api)
+    const now = nowTimestamp(api.clock)
+    await recordEvents(api.db, [
       vpcEvent(owner, 'vpc_create', 155, now),
       {
         ...vpcEvent(owner, 'image_upload', 155, now),
@@ -137,7 +133,7 @@ describe('account events', () => {
   })
 
   it('refuses filters on fields that are not filterable, and malformed filters', async () => {
-    const owner = await createAccount(t)
+    const owner = await createAccount(api)
     const cases: Array<[string, string]> = [
       ['{"username":"x"}', 'Cannot filter on username'],
       ['{"seen":true}', 'Cannot filter on seen'],
@@ -153,7 +149,7 @@ describe('account events', () => {
       ['{"+order":"sideways","+order_by":"id"}', '+order must be "asc" or "desc"'],
     ]
     for (const [filter, reason] of cases) {
-      const res = await t.request({
+      const res = await api.request({
         method: 'GET',
         url: '/v4/account/events',
         headers: { ...owner.headers, 'x-filter': filter },
@@ -164,10 +160,10 @@ describe('account events', () => {
   })
 
   it('pages with exact pages and results', async () => {
-    const owner = await createAccount(t)
-    const now = nowTimestamp(t.clock)
+    const owner = await createAccount(api)
+    const now = nowTimestamp(api.clock)
     await recordEvents(
-      t.db,
+      api.db,
       Array.from({ length: 60 }, (_, i) => vpcEvent(owner, 'vpc_update', i + 1, addSeconds(now, -i))),
     )
     const first = await list(owner, undefined, '?page_size=25')
@@ -186,15 +182,15 @@ describe('account events', () => {
   })
 
   it('an account without events gets the empty page', async () => {
-    const owner = await createAccount(t)
+    const owner = await createAccount(api)
     const res = await list(owner, undefined, '?page=3')
     assert.deepEqual(res.body, { data: [], page: 1, pages: 1, results: 0 })
   })
 
   it('only shows the last 90 days', async () => {
-    const owner = await createAccount(t)
-    const now = nowTimestamp(t.clock)
-    await recordEvents(t.db, [
+    const owner = await createAccount(api)
+    const now = nowTimestamp(api.clock)
+    await recordEvents(api.db, [
       vpcEvent(owner, 'vpc_create', 1, addSeconds(now, -91 * 86400)),
       vpcEvent(owner, 'vpc_update', 1, addSeconds(now, -89 * 86400)),
     ])
@@ -206,35 +202,35 @@ describe('account events', () => {
   })
 
   it('views one event; another account and unknown ids are 404', async () => {
-    const owner = await createAccount(t)
-    const stranger = await createAccount(t)
-    const [id] = await recordEvents(t.db, [vpcEvent(owner, 'vpc_create', 5, nowTimestamp(t.clock))])
-    const res = await t.request({ method: 'GET', url: `/v4/account/events/${id}`, headers: owner.headers })
+    const owner = await createAccount(api)
+    const stranger = await createAccount(api)
+    const [id] = await recordEvents(api.db, [vpcEvent(owner, 'vpc_create', 5, nowTimestamp(api.clock))])
+    const res = await api.request({ method: 'GET', url: `/v4/account/events/${id}`, headers: owner.headers })
     assert.equal(res.status, 200)
     assert.equal(res.body.id, id)
     for (const headers of [stranger.headers, owner.headers]) {
       const url = headers === owner.headers ? '/v4/account/events/999999999' : `/v4/account/events/${id}`
-      const missing = await t.request({ method: 'GET', url, headers })
+      const missing = await api.request({ method: 'GET', url, headers })
       assert.equal(missing.status, 404)
     }
   })
 
   it('marks one event read and every event up to an id seen, without listing changing them', async () => {
-    const owner = await createAccount(t)
-    const now = nowTimestamp(t.clock)
+    const owner = await createAccount(api)
+    const now = nowTimestamp(api.clock)
     const ids = await recordEvents(
-      t.db,
+      api.db,
       [1, 2, 3].map((n) => vpcEvent(owner, 'vpc_update', n, addSeconds(now, n - 10))),
     )
     await list(owner)
-    const read = await t.request({
+    const read = await api.request({
       method: 'POST',
       url: `/v4/account/events/${ids[0]}/read`,
       headers: owner.headers,
     })
     assert.equal(read.status, 200)
     assert.deepEqual(read.body, {})
-    const seen = await t.request({
+    const seen = await api.request({
       method: 'POST',
       url: `/v4/account/events/${ids[1]}/seen`,
       headers: owner.headers,
@@ -253,10 +249,10 @@ describe('account events', () => {
   })
 
   it("restricted users see only events of entities they hold a grant on, and their own profile's", async () => {
-    const owner = await createAccount(t)
-    const member = await createUser(t, owner)
-    const now = nowTimestamp(t.clock)
-    await recordEvents(t.db, [
+    const owner = await createAccount(api)
+    const member = await createUser(api, owner)
+    const now = nowTimestamp(api.clock)
+    await recordEvents(api.db, [
       vpcEvent(owner, 'vpc_create', 1, now),
       vpcEvent(owner, 'vpc_create', 2, now),
       {
@@ -276,7 +272,7 @@ describe('account events', () => {
         created: now,
       },
     ])
-    await grantEntity(t, member, 'vpc', 2, 'read_only')
+    await grantEntity(api, member, 'vpc', 2, 'read_only')
     const res = await list(member)
     assert.deepEqual(
       res.body.data.map((e: { action: string; entity: { id: number | null } }) => [e.action, e.entity.id]),
@@ -289,47 +285,44 @@ describe('account events', () => {
     assert.equal(all.body.results, 4)
   })
 
-  const seeded = async (tt: TestApp, owner: TestUser) => {
-    const [id] = await recordEvents(tt.db, [vpcEvent(owner, 'vpc_create', 9, nowTimestamp(tt.clock))])
+  const seeded = async (api: TestApp, owner: TestUser) => {
+    const [id] = await recordEvents(api.db, [vpcEvent(owner, 'vpc_create', 9, nowTimestamp(api.clock))])
     return id as number
   }
-  securitySuite(
-    () => t,
-    [
-      {
-        method: 'GET',
-        route: '/v4/account/events',
-        scopes: ['events:read_only'],
-        success: 200,
-        prepare: async () => ({ url: '/v4/account/events' }),
-      },
-      {
-        method: 'GET',
-        route: '/v4/account/events/{id}',
-        scopes: ['events:read_only'],
-        success: 200,
-        restricted: 404,
-        crossAccount: true,
-        prepare: async (tt, owner) => ({ url: `/v4/account/events/${await seeded(tt, owner)}` }),
-      },
-      {
-        method: 'POST',
-        route: '/v4/account/events/{id}/read',
-        scopes: ['events:read_only'],
-        success: 200,
-        restricted: 404,
-        crossAccount: true,
-        prepare: async (tt, owner) => ({ url: `/v4/account/events/${await seeded(tt, owner)}/read` }),
-      },
-      {
-        method: 'POST',
-        route: '/v4/account/events/{id}/seen',
-        scopes: ['events:read_only'],
-        success: 200,
-        restricted: 404,
-        crossAccount: true,
-        prepare: async (tt, owner) => ({ url: `/v4/account/events/${await seeded(tt, owner)}/seen` }),
-      },
-    ],
-  )
+  securitySuite(api, [
+    {
+      method: 'GET',
+      route: '/v4/account/events',
+      scopes: ['events:read_only'],
+      success: 200,
+      prepare: async () => ({ url: '/v4/account/events' }),
+    },
+    {
+      method: 'GET',
+      route: '/v4/account/events/{id}',
+      scopes: ['events:read_only'],
+      success: 200,
+      restricted: 404,
+      crossAccount: true,
+      prepare: async (api, owner) => ({ url: `/v4/account/events/${await seeded(api, owner)}` }),
+    },
+    {
+      method: 'POST',
+      route: '/v4/account/events/{id}/read',
+      scopes: ['events:read_only'],
+      success: 200,
+      restricted: 404,
+      crossAccount: true,
+      prepare: async (api, owner) => ({ url: `/v4/account/events/${await seeded(api, owner)}/read` }),
+    },
+    {
+      method: 'POST',
+      route: '/v4/account/events/{id}/seen',
+      scopes: ['events:read_only'],
+      success: 200,
+      restricted: 404,
+      crossAccount: true,
+      prepare: async (api, owner) => ({ url: `/v4/account/events/${await seeded(api, owner)}/seen` }),
+    },
+  ])
 })

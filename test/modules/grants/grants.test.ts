@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
-import { GRANT_ENTITY_TABLES } from '../../../src/modules/grants/grant-entities.ts'
-import { buildTestApp, type TestApp } from '../../helpers/app.ts'
-import { createAccount, createUser } from '../../helpers/factories.ts'
+import { describe, it } from 'node:test'
+import { createInstance, createVpc } from '../../helpers/api-fixtures.ts'
+import { type TestApp, useTestApp } from '../../helpers/app.ts'
+import { createAccount, createUser, grantEntity } from '../../helpers/factories.ts'
 import { securitySuite } from '../../helpers/security-suite.ts'
 
 const ENTITY_KEYS = [
@@ -33,16 +33,12 @@ const GLOBAL = {
 }
 
 describe('account user grants', () => {
-  let t: TestApp
-  before(async () => {
-    t = await buildTestApp()
-  })
-  after(() => t.close())
+  const api = useTestApp()
 
   it("shows a new restricted user's empty grants document", async () => {
-    const owner = await createAccount(t)
-    const member = await createUser(t, owner)
-    const res = await t.request({
+    const owner = await createAccount(api)
+    const member = await createUser(api, owner)
+    const res = await api.request({
       method: 'GET',
       url: `/v4/account/users/${member.user.username}/grants`,
       headers: owner.headers,
@@ -53,10 +49,10 @@ describe('account user grants', () => {
   })
 
   it('updates global grants and keeps what the request leaves out', async () => {
-    const owner = await createAccount(t)
-    const member = await createUser(t, owner)
+    const owner = await createAccount(api)
+    const member = await createUser(api, owner)
     const url = `/v4/account/users/${member.user.username}/grants`
-    const first = await t.request({
+    const first = await api.request({
       method: 'PUT',
       url,
       headers: owner.headers,
@@ -64,7 +60,7 @@ describe('account user grants', () => {
     })
     assert.equal(first.status, 200, JSON.stringify(first.body))
     assert.deepEqual(first.body.global, { ...GLOBAL, add_vpcs: true, account_access: 'read_only' })
-    const second = await t.request({
+    const second = await api.request({
       method: 'PUT',
       url,
       headers: owner.headers,
@@ -79,9 +75,9 @@ describe('account user grants', () => {
   })
 
   it('refuses grants on entities that are not in the account', async () => {
-    const owner = await createAccount(t)
-    const member = await createUser(t, owner)
-    const res = await t.request({
+    const owner = await createAccount(api)
+    const member = await createUser(api, owner)
+    const res = await api.request({
       method: 'PUT',
       url: `/v4/account/users/${member.user.username}/grants`,
       headers: owner.headers,
@@ -97,8 +93,8 @@ describe('account user grants', () => {
   })
 
   it('refuses grants for unrestricted users', async () => {
-    const owner = await createAccount(t)
-    const res = await t.request({
+    const owner = await createAccount(api)
+    const res = await api.request({
       method: 'PUT',
       url: `/v4/account/users/${owner.user.username}/grants`,
       headers: owner.headers,
@@ -108,39 +104,53 @@ describe('account user grants', () => {
     assert.deepEqual(res.body, { errors: [{ reason: 'Grants are not available for unrestricted users' }] })
   })
 
-  it('lists every entity of the account with the permission held, when the area registers its table', async (ctx) => {
-    const registered = Object.keys(GRANT_ENTITY_TABLES)
-    if (registered.length === 0) return ctx.skip('no entity area registered yet')
+  it('lists every entity of the account with the permission held', async () => {
+    const owner = await createAccount(api)
+    const member = await createUser(api, owner)
+    const granted = await createVpc(api, owner, { label: 'granted-vpc' })
+    const other = await createVpc(api, owner, { label: 'other-vpc' })
+    const instance = await createInstance(api, owner, { label: 'web-1' })
+    await createVpc(api, await createAccount(api), { label: 'strangers-vpc' })
+    await grantEntity(api, member, 'vpc', granted.id, 'read_only')
+    const res = await api.request({
+      method: 'GET',
+      url: `/v4/account/users/${member.user.username}/grants`,
+      headers: owner.headers,
+    })
+    assert.equal(res.status, 200)
+    assert.deepEqual(res.body.vpc, [
+      { id: granted.id, label: 'granted-vpc', permissions: 'read_only' },
+      { id: other.id, label: 'other-vpc', permissions: null },
+    ])
+    assert.deepEqual(res.body.compute, [{ id: instance.id, label: 'web-1', permissions: null }])
+    assert.deepEqual(res.body.image, [], 'public images are not the account’s')
   })
 
-  const restrictedMember = async (tt: TestApp, owner: Parameters<typeof createUser>[1]) =>
-    createUser(tt, owner)
-  securitySuite(
-    () => t,
-    [
-      {
-        method: 'GET',
-        route: '/v4/account/users/{username}/grants',
-        scopes: ['account:read_only'],
-        success: 200,
-        restricted: 403,
-        crossAccount: true,
-        prepare: async (tt, owner) => ({
-          url: `/v4/account/users/${(await restrictedMember(tt, owner)).user.username}/grants`,
-        }),
-      },
-      {
-        method: 'PUT',
-        route: '/v4/account/users/{username}/grants',
-        scopes: ['account:read_write'],
-        success: 200,
-        restricted: 403,
-        crossAccount: true,
-        prepare: async (tt, owner) => ({
-          url: `/v4/account/users/${(await restrictedMember(tt, owner)).user.username}/grants`,
-          payload: { global: { add_vpcs: true } },
-        }),
-      },
-    ],
-  )
+  const restrictedMember = async (api: TestApp, owner: Parameters<typeof createUser>[1]) =>
+    createUser(api, owner)
+  securitySuite(api, [
+    {
+      method: 'GET',
+      route: '/v4/account/users/{username}/grants',
+      scopes: ['account:read_only'],
+      success: 200,
+      restricted: 403,
+      crossAccount: true,
+      prepare: async (api, owner) => ({
+        url: `/v4/account/users/${(await restrictedMember(api, owner)).user.username}/grants`,
+      }),
+    },
+    {
+      method: 'PUT',
+      route: '/v4/account/users/{username}/grants',
+      scopes: ['account:read_write'],
+      success: 200,
+      restricted: 403,
+      crossAccount: true,
+      prepare: async (api, owner) => ({
+        url: `/v4/account/users/${(await restrictedMember(api, owner)).user.username}/grants`,
+        payload: { global: { add_vpcs: true } },
+      }),
+    },
+  ])
 })

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import { nowTimestamp } from '../../../src/common/time.ts'
 import { insertDisk } from '../../../src/modules/compute/disks/disks.repository.ts'
-import { buildTestApp, type TestApp } from '../../helpers/app.ts'
+import { type TestApp, useTestApp } from '../../helpers/app.ts'
 import {
   createAccount,
   createUser,
@@ -21,10 +21,10 @@ interface Disk {
 
 /** An instance deployed from Debian 12: an ext4 root disk and a swap disk. */
 async function createInstance(
-  t: TestApp,
+  api: TestApp,
   owner: TestUser,
 ): Promise<{ id: number; label: string; disks: Disk[] }> {
-  const res = await t.request({
+  const res = await api.request({
     method: 'POST',
     url: '/v4/compute/instances',
     headers: owner.headers,
@@ -36,7 +36,7 @@ async function createInstance(
     },
   })
   if (res.status !== 200) throw new Error(`instance create failed: ${JSON.stringify(res.body)}`)
-  const disks = await t.request({
+  const disks = await api.request({
     method: 'GET',
     url: `/v4/compute/instances/${res.body.id}/disks`,
     headers: owner.headers,
@@ -47,18 +47,14 @@ async function createInstance(
 const rootDisk = (instance: { disks: Disk[] }) => instance.disks.find((d) => d.filesystem === 'ext4') as Disk
 
 describe('image capture from a disk', () => {
-  let t: TestApp
-  before(async () => {
-    t = await buildTestApp()
-  })
-  after(() => t.close())
+  const api = useTestApp()
 
   const capture = (owner: TestUser, payload: Record<string, unknown>) =>
-    t.request({ method: 'POST', url: '/v4/images', headers: owner.headers, payload })
+    api.request({ method: 'POST', url: '/v4/images', headers: owner.headers, payload })
 
   it('returns the image creating at once; a job makes it available and finishes the disk_imagize event', async () => {
-    const owner = await createAccount(t)
-    const instance = await createInstance(t, owner)
+    const owner = await createAccount(api)
+    const instance = await createInstance(api, owner)
     const disk = rootDisk(instance)
     const res = await capture(owner, { disk_id: disk.id, cloud_init: true })
     assert.equal(res.status, 200, JSON.stringify(res.body))
@@ -74,7 +70,7 @@ describe('image capture from a disk', () => {
     assert.equal(image.is_public, false)
     assert.deepEqual(image.capabilities, ['cloud-init'])
 
-    const listed = await t.request({
+    const listed = await api.request({
       method: 'GET',
       url: '/v4/images',
       headers: { ...owner.headers, 'x-filter': '{"is_public":false}' },
@@ -85,7 +81,7 @@ describe('image capture from a disk', () => {
     )
 
     const eventsFilter = { ...owner.headers, 'x-filter': '{"action":"disk_imagize"}' }
-    let events = await t.request({ method: 'GET', url: '/v4/account/events', headers: eventsFilter })
+    let events = await api.request({ method: 'GET', url: '/v4/account/events', headers: eventsFilter })
     assert.equal(events.body.results, 1)
     let [event] = events.body.data
     assert.equal(event.status, 'started')
@@ -102,18 +98,18 @@ describe('image capture from a disk', () => {
       url: `/v4/images/${image.id}`,
     })
 
-    t.clock.advance(3000)
-    assert.ok((await t.app.jobs.runPendingJobs()) >= 1)
-    const done = await t.request({ method: 'GET', url: `/v4/images/${image.id}`, headers: owner.headers })
+    api.clock.advance(3000)
+    assert.ok((await api.app.jobs.runPendingJobs()) >= 1)
+    const done = await api.request({ method: 'GET', url: `/v4/images/${image.id}`, headers: owner.headers })
     assert.equal(done.body.status, 'available')
     assert.equal(done.body.size, disk.size)
-    events = await t.request({ method: 'GET', url: '/v4/account/events', headers: eventsFilter })
+    events = await api.request({ method: 'GET', url: '/v4/account/events', headers: eventsFilter })
     ;[event] = events.body.data
     assert.equal(event.status, 'finished')
     assert.equal(event.percent_complete, 100)
     assert.ok(event.duration >= 3)
 
-    const deploy = await t.request({
+    const deploy = await api.request({
       method: 'POST',
       url: '/v4/compute/instances',
       headers: owner.headers,
@@ -123,16 +119,16 @@ describe('image capture from a disk', () => {
   })
 
   it('takes a label and description, and captures ext3 disks too', async () => {
-    const owner = await createAccount(t)
-    const instance = await createInstance(t, owner)
-    const ext3 = await insertDisk(t.db, {
+    const owner = await createAccount(api)
+    const instance = await createInstance(api, owner)
+    const ext3 = await insertDisk(api.db, {
       instance_id: instance.id,
       label: 'Data',
       status: 'ready',
       size: 2048,
       filesystem: 'ext3',
-      created: nowTimestamp(t.clock),
-      updated: nowTimestamp(t.clock),
+      created: nowTimestamp(api.clock),
+      updated: nowTimestamp(api.clock),
     })
     const res = await capture(owner, { disk_id: ext3.id, label: 'golden data', description: 'Data disk' })
     assert.equal(res.status, 200, JSON.stringify(res.body))
@@ -143,10 +139,10 @@ describe('image capture from a disk', () => {
   })
 
   it('refuses disks that are not ext3/ext4, unknown or another account’s, and bad bodies', async () => {
-    const owner = await createAccount(t)
-    const stranger = await createAccount(t)
-    const instance = await createInstance(t, owner)
-    const theirs = await createInstance(t, stranger)
+    const owner = await createAccount(api)
+    const stranger = await createAccount(api)
+    const instance = await createInstance(api, owner)
+    const theirs = await createInstance(api, stranger)
     const swap = instance.disks.find((d) => d.filesystem === 'swap') as Disk
     const cases: Array<[Record<string, unknown>, Array<{ field: string; reason: string }>]> = [
       [
@@ -179,7 +175,7 @@ describe('image capture from a disk', () => {
     ])
     const missing = await capture(owner, {})
     assert.deepEqual(missing.body, { errors: [{ field: 'disk_id', reason: 'disk_id is required' }] })
-    const listed = await t.request({
+    const listed = await api.request({
       method: 'GET',
       url: '/v4/images',
       headers: { ...owner.headers, 'x-filter': '{"is_public":false}' },
@@ -188,21 +184,21 @@ describe('image capture from a disk', () => {
   })
 
   it('a restricted user needs add_images and read_write on the instance', async () => {
-    const owner = await createAccount(t)
-    const member = await createUser(t, owner)
-    const instance = await createInstance(t, owner)
+    const owner = await createAccount(api)
+    const member = await createUser(api, owner)
+    const instance = await createInstance(api, owner)
     const body = { disk_id: rootDisk(instance).id }
     assert.equal((await capture(member, body)).status, 403)
-    await grantGlobal(t, member, 'add_images')
+    await grantGlobal(api, member, 'add_images')
     assert.equal((await capture(member, body)).status, 403, 'no grant on the instance')
-    await grantEntity(t, member, 'compute', instance.id, 'read_only')
+    await grantEntity(api, member, 'compute', instance.id, 'read_only')
     const readOnly = await capture(member, body)
     assert.equal(readOnly.status, 403)
     assert.deepEqual(readOnly.body, { errors: [{ reason: 'Unauthorized' }] })
-    await grantEntity(t, member, 'compute', instance.id, 'read_write')
+    await grantEntity(api, member, 'compute', instance.id, 'read_write')
     const res = await capture(member, body)
     assert.equal(res.status, 200, JSON.stringify(res.body))
-    const rename = await t.request({
+    const rename = await api.request({
       method: 'PUT',
       url: `/v4/images/${res.body.id}`,
       headers: member.headers,
@@ -212,17 +208,17 @@ describe('image capture from a disk', () => {
   })
 
   it('an image deleted while creating ends its disk_imagize event as failed', async () => {
-    const owner = await createAccount(t)
-    const instance = await createInstance(t, owner)
+    const owner = await createAccount(api)
+    const instance = await createInstance(api, owner)
     const res = await capture(owner, { disk_id: rootDisk(instance).id })
-    const del = await t.request({
+    const del = await api.request({
       method: 'DELETE',
       url: `/v4/images/${res.body.id}`,
       headers: owner.headers,
     })
     assert.equal(del.status, 200)
-    await t.app.jobs.runPendingJobs()
-    const events = await t.request({
+    await api.app.jobs.runPendingJobs()
+    const events = await api.request({
       method: 'GET',
       url: '/v4/account/events',
       headers: { ...owner.headers, 'x-filter': '{"action":"disk_imagize"}' },
@@ -230,20 +226,17 @@ describe('image capture from a disk', () => {
     assert.equal(events.body.data[0].status, 'failed')
   })
 
-  securitySuite(
-    () => t,
-    [
-      {
-        method: 'POST',
-        route: '/v4/images (capture)',
-        scopes: ['images:read_write', 'computes:read_only'],
-        success: 200,
-        restricted: 403,
-        prepare: async (app, owner) => ({
-          url: '/v4/images',
-          payload: { disk_id: rootDisk(await createInstance(app, owner)).id },
-        }),
-      },
-    ],
-  )
+  securitySuite(api, [
+    {
+      method: 'POST',
+      route: '/v4/images (capture)',
+      scopes: ['images:read_write', 'computes:read_only'],
+      success: 200,
+      restricted: 403,
+      prepare: async (app, owner) => ({
+        url: '/v4/images',
+        payload: { disk_id: rootDisk(await createInstance(app, owner)).id },
+      }),
+    },
+  ])
 })

@@ -15,17 +15,17 @@ export const gz = (data: Buffer) => gzipSync(data)
 export interface StartedUpload {
   image: { id: string; label: string; status: string; size: number }
   uploadTo: string
-  /** Path and token of `upload_to`, for `t.request`. */
+  /** Path and token of `upload_to`, for `api.request`. */
   path: string
   token: string
 }
 
 export async function startUpload(
-  t: TestApp,
+  api: TestApp,
   owner: TestUser,
   body: Record<string, unknown> = { label: 'uploaded', region: 'us-east' },
 ): Promise<StartedUpload> {
-  const res = await t.request({
+  const res = await api.request({
     method: 'POST',
     url: '/v4/images/upload',
     headers: owner.headers,
@@ -37,8 +37,8 @@ export async function startUpload(
   return { image: res.body.image, uploadTo: res.body.upload_to, path: `/image-uploads/${token}`, token }
 }
 
-export function putData(t: TestApp, path: string, payload: Buffer | NodeJS.ReadableStream, headers = {}) {
-  return t.request({
+export function putData(api: TestApp, path: string, payload: Buffer | NodeJS.ReadableStream, headers = {}) {
+  return api.request({
     method: 'PUT',
     url: path,
     headers: { 'content-type': 'application/octet-stream', ...headers },
@@ -48,18 +48,18 @@ export function putData(t: TestApp, path: string, payload: Buffer | NodeJS.Reada
 
 /** A private image that went through the whole upload; returns its wire id and numeric id. */
 export async function createImage(
-  t: TestApp,
+  api: TestApp,
   owner: TestUser,
   label = 'my-image',
   options: { cloudInit?: boolean; description?: string } = {},
 ): Promise<{ id: string; numericId: number }> {
-  const started = await startUpload(t, owner, {
+  const started = await startUpload(api, owner, {
     label,
     region: 'us-east',
     ...(options.cloudInit !== undefined && { cloud_init: options.cloudInit }),
     ...(options.description !== undefined && { description: options.description }),
   })
-  const res = await putData(t, started.path, gz(rawImage(4096, label)))
+  const res = await putData(api, started.path, gz(rawImage(4096, label)))
   if (res.status !== 200) throw new Error(`upload failed: ${res.status} ${JSON.stringify(res.body)}`)
   return { id: started.image.id, numericId: Number(started.image.id.split('/')[1]) }
 }

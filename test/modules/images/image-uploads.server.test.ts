@@ -15,6 +15,7 @@ import {
   testPostgresUrl,
 } from '../../helpers/dialects.ts'
 import { postgresUrlForSchema, type ServerProcess, startServerProcess } from '../../helpers/processes.ts'
+import { waitFor } from '../../helpers/wait-for.ts'
 
 const MIB = 1024 * 1024
 
@@ -162,11 +163,10 @@ describe('image upload against a running server', () => {
     assert.equal(del.status, 200)
     const id = image.id.split('/')[1]
     await assert.rejects(stat(join(dir, 'blobs', 'images', `${id}.img.gz`)), /ENOENT/)
-    let left = 1
-    for (let i = 0; i < 300 && left > 0; i++) {
-      left = (await db.selectFrom('jobs').select('id').where('kind', '=', 'blob-delete').execute()).length
-      if (left > 0) await new Promise((r) => setTimeout(r, 20))
-    }
-    assert.equal(left, 0, 'the server’s job loop ran the queued job')
+    const queued = () => db.selectFrom('jobs').select('id').where('kind', '=', 'blob-delete').execute()
+    await waitFor(async () => (await queued()).length === 0, {
+      timeout: 6000,
+      message: 'the server’s job loop to run the queued job',
+    })
   })
 })

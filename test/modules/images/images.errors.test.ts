@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
-import { buildTestApp, type TestApp } from '../../helpers/app.ts'
+import { describe, it } from 'node:test'
+import { useTestApp } from '../../helpers/app.ts'
 import {
   bearer,
   createAccount,
@@ -15,16 +15,12 @@ const NOT_FOUND = { errors: [{ reason: 'Not found' }] }
 const UNAUTHORIZED = { errors: [{ reason: 'Unauthorized' }] }
 
 describe('images: refusals', () => {
-  let t: TestApp
-  before(async () => {
-    t = await buildTestApp()
-  })
-  after(() => t.close())
+  const api = useTestApp()
 
   it('404s ids that name no image, and another account’s private image', async () => {
-    const owner = await createAccount(t)
-    const stranger = await createAccount(t)
-    const theirs = await createImage(t, stranger)
+    const owner = await createAccount(api)
+    const stranger = await createAccount(api)
+    const theirs = await createImage(api, stranger)
     for (const url of [
       '/v4/images/compute/no-such-image',
       '/v4/images/compute%2Fno-such-image',
@@ -36,25 +32,25 @@ describe('images: refusals', () => {
       `/v4/images/${theirs.id}`,
       `/v4/images/${encodeURIComponent(theirs.id)}`,
     ]) {
-      const res = await t.request({ method: 'GET', url, headers: owner.headers })
+      const res = await api.request({ method: 'GET', url, headers: owner.headers })
       assert.equal(res.status, 404, url)
       assert.deepEqual(res.body, NOT_FOUND)
     }
   })
 
   it('a private image needs a token that may read images', async () => {
-    const owner = await createAccount(t)
-    const image = await createImage(t, owner)
-    const anonymous = await t.request({ method: 'GET', url: `/v4/images/${image.id}` })
+    const owner = await createAccount(api)
+    const image = await createImage(api, owner)
+    const anonymous = await api.request({ method: 'GET', url: `/v4/images/${image.id}` })
     assert.equal(anonymous.status, 401)
     assert.deepEqual(anonymous.body, { errors: [{ reason: 'Invalid Token' }] })
-    const token = await createToken(t, owner.user.id, { scopes: 'vpc:read_write' })
-    const scoped = await t.request({ method: 'GET', url: `/v4/images/${image.id}`, headers: bearer(token) })
+    const token = await createToken(api, owner.user.id, { scopes: 'vpc:read_write' })
+    const scoped = await api.request({ method: 'GET', url: `/v4/images/${image.id}`, headers: bearer(token) })
     assert.equal(scoped.status, 401)
     assert.deepEqual(scoped.body, {
       errors: [{ reason: 'Your OAuth token is not authorized to use this endpoint.' }],
     })
-    const publicView = await t.request({
+    const publicView = await api.request({
       method: 'GET',
       url: '/v4/images/compute/debian12',
       headers: bearer(token),
@@ -63,9 +59,9 @@ describe('images: refusals', () => {
   })
 
   it('public images cannot be changed or deleted: 403', async () => {
-    const owner = await createAccount(t)
+    const owner = await createAccount(api)
     for (const url of ['/v4/images/compute/debian12', '/v4/images/compute%2Fdebian12']) {
-      const put = await t.request({
+      const put = await api.request({
         method: 'PUT',
         url,
         headers: owner.headers,
@@ -73,24 +69,24 @@ describe('images: refusals', () => {
       })
       assert.equal(put.status, 403, url)
       assert.deepEqual(put.body, UNAUTHORIZED)
-      const del = await t.request({ method: 'DELETE', url, headers: owner.headers })
+      const del = await api.request({ method: 'DELETE', url, headers: owner.headers })
       assert.equal(del.status, 403, url)
     }
-    const missing = await t.request({
+    const missing = await api.request({
       method: 'DELETE',
       url: '/v4/images/compute/not-a-distro',
       headers: owner.headers,
     })
     assert.equal(missing.status, 404)
-    const still = await t.request({ method: 'GET', url: '/v4/images/compute/debian12' })
+    const still = await api.request({ method: 'GET', url: '/v4/images/compute/debian12' })
     assert.equal(still.body.label, 'Debian 12')
   })
 
   it('validates updates: label 1-50 characters, description 1-65000 or null, types', async () => {
-    const owner = await createAccount(t)
-    const image = await createImage(t, owner, 'valid')
+    const owner = await createAccount(api)
+    const image = await createImage(api, owner, 'valid')
     const put = (payload: unknown) =>
-      t.request({
+      api.request({
         method: 'PUT',
         url: `/v4/images/${image.id}`,
         headers: owner.headers,
@@ -114,7 +110,7 @@ describe('images: refusals', () => {
     )
     const fine = await put({ label: 'x'.repeat(50), description: 'd'.repeat(65000) })
     assert.equal(fine.status, 200)
-    const notObject = await t.request({
+    const notObject = await api.request({
       method: 'PUT',
       url: `/v4/images/${image.id}`,
       headers: { ...owner.headers, 'content-type': 'application/json' },
@@ -125,7 +121,7 @@ describe('images: refusals', () => {
 
   it('refuses filters on unfilterable fields and ordering by status', async () => {
     const list = (filter: string) =>
-      t.request({ method: 'GET', url: '/v4/images', headers: { 'x-filter': filter } })
+      api.request({ method: 'GET', url: '/v4/images', headers: { 'x-filter': filter } })
     for (const [filter, reason] of [
       ['{"id":"compute/debian12"}', 'Cannot filter on id'],
       ['{"created":"2024-01-01T00:00:00"}', 'Cannot filter on created'],
@@ -143,19 +139,19 @@ describe('images: refusals', () => {
   })
 
   it('restricted users: reading needs a grant, changing needs read_write', async () => {
-    const owner = await createAccount(t)
-    const member = await createUser(t, owner)
-    const image = await createImage(t, owner)
-    const none = await t.request({ method: 'GET', url: `/v4/images/${image.id}`, headers: member.headers })
+    const owner = await createAccount(api)
+    const member = await createUser(api, owner)
+    const image = await createImage(api, owner)
+    const none = await api.request({ method: 'GET', url: `/v4/images/${image.id}`, headers: member.headers })
     assert.equal(none.status, 403)
     assert.deepEqual(none.body, UNAUTHORIZED)
-    await grantEntity(t, member, 'image', image.numericId, 'read_only')
+    await grantEntity(api, member, 'image', image.numericId, 'read_only')
     assert.equal(
-      (await t.request({ method: 'GET', url: `/v4/images/${image.id}`, headers: member.headers })).status,
+      (await api.request({ method: 'GET', url: `/v4/images/${image.id}`, headers: member.headers })).status,
       200,
     )
     for (const method of ['PUT', 'DELETE'] as const) {
-      const res = await t.request({
+      const res = await api.request({
         method,
         url: `/v4/images/${image.id}`,
         headers: member.headers,
@@ -163,31 +159,35 @@ describe('images: refusals', () => {
       })
       assert.equal(res.status, 403, method)
     }
-    await grantEntity(t, member, 'image', image.numericId, 'read_write')
-    const put = await t.request({
+    await grantEntity(api, member, 'image', image.numericId, 'read_write')
+    const put = await api.request({
       method: 'PUT',
       url: `/v4/images/${image.id}`,
       headers: member.headers,
       payload: { label: 'by member' },
     })
     assert.equal(put.status, 200)
-    const del = await t.request({ method: 'DELETE', url: `/v4/images/${image.id}`, headers: member.headers })
+    const del = await api.request({
+      method: 'DELETE',
+      url: `/v4/images/${image.id}`,
+      headers: member.headers,
+    })
     assert.equal(del.status, 200)
   })
 
   it('creating an upload needs add_images for a restricted user, and a valid body', async () => {
-    const owner = await createAccount(t)
-    const member = await createUser(t, owner)
+    const owner = await createAccount(api)
+    const member = await createUser(api, owner)
     const body = { label: 'up', region: 'us-east' }
-    const refused = await t.request({
+    const refused = await api.request({
       method: 'POST',
       url: '/v4/images/upload',
       headers: member.headers,
       payload: body,
     })
     assert.equal(refused.status, 403)
-    await grantGlobal(t, member, 'add_images')
-    const allowed = await t.request({
+    await grantGlobal(api, member, 'add_images')
+    const allowed = await api.request({
       method: 'POST',
       url: '/v4/images/upload',
       headers: member.headers,
@@ -195,7 +195,7 @@ describe('images: refusals', () => {
     })
     assert.equal(allowed.status, 200)
 
-    const missing = await t.request({
+    const missing = await api.request({
       method: 'POST',
       url: '/v4/images/upload',
       headers: owner.headers,
@@ -203,7 +203,7 @@ describe('images: refusals', () => {
     })
     assert.equal(missing.status, 400)
     assert.deepEqual(missing.body.errors.map((e: { field: string }) => e.field).sort(), ['label', 'region'])
-    const region = await t.request({
+    const region = await api.request({
       method: 'POST',
       url: '/v4/images/upload',
       headers: owner.headers,
@@ -211,7 +211,7 @@ describe('images: refusals', () => {
     })
     assert.equal(region.status, 400)
     assert.deepEqual(region.body, { errors: [{ reason: 'Region not found', field: 'region' }] })
-    const types = await t.request({
+    const types = await api.request({
       method: 'POST',
       url: '/v4/images/upload',
       headers: owner.headers,

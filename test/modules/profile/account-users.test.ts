@@ -1,20 +1,16 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import { addSeconds, nowTimestamp } from '../../../src/common/time.ts'
 import { recordLogin } from '../../../src/modules/profile/logins/logins.service.ts'
-import { buildTestApp, type TestApp } from '../../helpers/app.ts'
+import { useTestApp } from '../../helpers/app.ts'
 import { createAccount, createUser, type TestUser } from '../../helpers/factories.ts'
 import { KEYS } from './ssh-key-fixtures.ts'
 
 describe('account users show profile data', () => {
-  let t: TestApp
-  before(async () => {
-    t = await buildTestApp()
-  })
-  after(() => t.close())
+  const api = useTestApp()
 
   const addKey = async (who: TestUser, label: string) => {
-    const res = await t.request({
+    const res = await api.request({
       method: 'POST',
       url: '/v4/profile/sshkeys',
       headers: who.headers,
@@ -24,39 +20,39 @@ describe('account users show profile data', () => {
   }
 
   it('lists each user’s SSH key labels and latest login attempt', async () => {
-    const owner = await createAccount(t)
-    const alice = await createUser(t, owner, { restricted: true })
-    const bob = await createUser(t, owner, { restricted: false })
+    const owner = await createAccount(api)
+    const alice = await createUser(api, owner, { restricted: true })
+    const bob = await createUser(api, owner, { restricted: false })
     await addKey(alice, 'laptop')
     await addKey(alice, 'desktop')
     await addKey(bob, 'work')
-    const now = nowTimestamp(t.clock)
-    await recordLogin(t.db, t.clock, {
+    const now = nowTimestamp(api.clock)
+    await recordLogin(api.db, api.clock, {
       user: alice.user,
       ip: '192.0.2.1',
       status: 'successful',
       datetime: addSeconds(now, -7200),
     })
-    await recordLogin(t.db, t.clock, {
+    await recordLogin(api.db, api.clock, {
       user: alice.user,
       ip: '192.0.2.1',
       status: 'failed',
       datetime: addSeconds(now, -60),
     })
-    await recordLogin(t.db, t.clock, {
+    await recordLogin(api.db, api.clock, {
       user: bob.user,
       ip: '192.0.2.2',
       status: 'successful',
       datetime: addSeconds(now, -30),
     })
-    await recordLogin(t.db, t.clock, {
+    await recordLogin(api.db, api.clock, {
       user: bob.user,
       ip: '192.0.2.2',
       status: 'failed',
       datetime: addSeconds(now, -3600),
     })
 
-    const res = await t.request({ method: 'GET', url: '/v4/account/users', headers: owner.headers })
+    const res = await api.request({ method: 'GET', url: '/v4/account/users', headers: owner.headers })
     assert.equal(res.status, 200)
     const byName = new Map(res.body.data.map((u: { username: string }) => [u.username, u]))
     const a = byName.get(alice.user.username) as { ssh_keys: string[]; last_login: unknown }
@@ -69,7 +65,7 @@ describe('account users show profile data', () => {
     assert.deepEqual(o.ssh_keys, [])
     assert.equal(o.last_login, null)
 
-    const one = await t.request({
+    const one = await api.request({
       method: 'GET',
       url: `/v4/account/users/${alice.user.username}`,
       headers: owner.headers,
@@ -79,13 +75,13 @@ describe('account users show profile data', () => {
   })
 
   it('reflects two-factor and the verified phone number', async () => {
-    const owner = await createAccount(t)
-    await t.db
+    const owner = await createAccount(api)
+    await api.db
       .updateTable('users')
       .set({ verified_phone_number: '+12015550123' })
       .where('id', '=', owner.user.id)
       .execute()
-    const res = await t.request({
+    const res = await api.request({
       method: 'GET',
       url: `/v4/account/users/${owner.user.username}`,
       headers: owner.headers,

@@ -4,9 +4,18 @@ import { generate } from 'otplib'
 import { type Clock, nowTimestamp } from '../../../src/common/time.ts'
 import { issueToken } from '../../../src/modules/auth/issue-token.ts'
 import { authorizeApp } from '../../../src/modules/profile/apps/apps.service.ts'
+import type { PhoneSendLimits } from '../../../src/modules/profile/phone/phone-send-limits.ts'
 import type { PhoneCodeMessage, PhoneCodeSender } from '../../../src/modules/profile/phone/phone-senders.ts'
 import type { TestApp } from '../../helpers/app.ts'
 import { bearer, type TestUser } from '../../helpers/factories.ts'
+
+/** For suites about verification rather than sending limits: sends as often as a case needs. */
+export const NO_PHONE_SEND_LIMITS: PhoneSendLimits = {
+  cooldownSeconds: 0,
+  perUserPerDay: Number.MAX_SAFE_INTEGER,
+  perNumberPerDay: Number.MAX_SAFE_INTEGER,
+  perDay: Number.MAX_SAFE_INTEGER,
+}
 
 /** A phone code sender that keeps what it was asked to send, for tests to read the codes. */
 export class CapturingSender implements PhoneCodeSender {
@@ -29,8 +38,8 @@ export class CapturingSender implements PhoneCodeSender {
 }
 
 /** Answers three security questions through the API, as a user would before enabling two-factor. */
-export async function answerSecurityQuestions(t: TestApp, user: TestUser): Promise<void> {
-  const res = await t.request({
+export async function answerSecurityQuestions(api: TestApp, user: TestUser): Promise<void> {
+  const res = await api.request({
     method: 'POST',
     url: '/v4/profile/security-questions',
     headers: user.headers,
@@ -52,10 +61,10 @@ export async function authenticatorCode(secret: string, clock: Clock, stepOffset
 
 /** Requests a TFA secret through the API. */
 export async function requestTfaSecret(
-  t: TestApp,
+  api: TestApp,
   user: TestUser,
 ): Promise<{ secret: string; expiry: string }> {
-  const res = await t.request({ method: 'POST', url: '/v4/profile/tfa-enable', headers: user.headers })
+  const res = await api.request({ method: 'POST', url: '/v4/profile/tfa-enable', headers: user.headers })
   assert.equal(res.status, 200, JSON.stringify(res.body))
   return res.body
 }
@@ -70,26 +79,26 @@ export const withComment = (key: string, comment: string) => `${key} ${comment}`
 
 /** An authorized OAuth app of the user (as the login service will record it) and a token issued to it. */
 export async function createOauthToken(
-  t: TestApp,
+  api: TestApp,
   user: TestUser,
   options: { scopes?: string; clientId?: string; label?: string; expiry?: string | null } = {},
 ): Promise<{ appId: number; token: string; headers: { authorization: string } }> {
   const scopes = options.scopes ?? '*'
-  const app = await authorizeApp(t.db, {
+  const app = await authorizeApp(api.db, {
     userId: user.user.id,
     clientId: options.clientId ?? `client-${randomBytes(4).toString('hex')}`,
     label: options.label ?? 'Some App',
     scopes,
     website: 'https://app.example.com',
     thumbnailUrl: 'https://app.example.com/thumbnail.png',
-    created: nowTimestamp(t.clock),
+    created: nowTimestamp(api.clock),
     expiry: options.expiry ?? null,
   })
-  const { secret } = await issueToken(t.db, {
+  const { secret } = await issueToken(api.db, {
     userId: user.user.id,
     label: 'oauth',
     scopes,
-    created: nowTimestamp(t.clock),
+    created: nowTimestamp(api.clock),
     expiry: null,
     authorizedAppId: app.id,
   })

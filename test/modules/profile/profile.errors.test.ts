@@ -1,21 +1,19 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { before, describe, it } from 'node:test'
 import { KEY_TYPE_REASON } from '../../../src/modules/profile/ssh-keys/ssh-key-parser.ts'
-import { buildTestApp, type TestApp } from '../../helpers/app.ts'
+import { useTestApp } from '../../helpers/app.ts'
 import { createAccount, createUser, type TestUser } from '../../helpers/factories.ts'
 import { KEYS } from './ssh-key-fixtures.ts'
 
 describe('profile update refusals', () => {
-  let t: TestApp
+  const api = useTestApp()
   let owner: TestUser
   before(async () => {
-    t = await buildTestApp()
-    owner = await createAccount(t)
+    owner = await createAccount(api)
   })
-  after(() => t.close())
 
   const put = (payload: unknown, who: TestUser = owner) =>
-    t.request({ method: 'PUT', url: '/v4/profile', headers: who.headers, payload: payload as object })
+    api.request({ method: 'PUT', url: '/v4/profile', headers: who.headers, payload: payload as object })
 
   it('refuses an invalid email', async () => {
     const res = await put({ email: 'not-an-address' })
@@ -52,19 +50,19 @@ describe('profile update refusals', () => {
         { field: 'ip_whitelist_enabled', reason: 'IP whitelisting is deprecated and cannot be enabled' },
       ],
     })
-    const profile = await t.request({ method: 'GET', url: '/v4/profile', headers: owner.headers })
+    const profile = await api.request({ method: 'GET', url: '/v4/profile', headers: owner.headers })
     assert.equal(profile.body.ip_whitelist_enabled, false)
   })
 
   it('does not let a user change restricted or two_factor_auth here', async () => {
-    const member = await createUser(t, owner, { restricted: true })
+    const member = await createUser(api, owner, { restricted: true })
     const res = await put({ restricted: false, two_factor_auth: true }, member)
     assert.equal(res.status, 400)
     assert.deepEqual(
       res.body.errors.map((e: { field: string }) => e.field),
       ['restricted', 'two_factor_auth'],
     )
-    const profile = await t.request({ method: 'GET', url: '/v4/profile', headers: member.headers })
+    const profile = await api.request({ method: 'GET', url: '/v4/profile', headers: member.headers })
     assert.equal(profile.body.restricted, true)
   })
 
@@ -92,9 +90,9 @@ describe('profile update refusals', () => {
   })
 
   it('changes nothing when a request is refused', async () => {
-    const before = await t.request({ method: 'GET', url: '/v4/profile', headers: owner.headers })
+    const before = await api.request({ method: 'GET', url: '/v4/profile', headers: owner.headers })
     await put({ email: 'fine@example.com', timezone: 'Nowhere/Land' })
-    const after = await t.request({ method: 'GET', url: '/v4/profile', headers: owner.headers })
+    const after = await api.request({ method: 'GET', url: '/v4/profile', headers: owner.headers })
     assert.deepEqual(after.body, before.body)
   })
 })

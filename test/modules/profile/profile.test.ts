@@ -1,21 +1,17 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
-import { buildTestApp, type TestApp } from '../../helpers/app.ts'
+import { describe, it } from 'node:test'
+import { useTestApp } from '../../helpers/app.ts'
 import { createAccount, createUser } from '../../helpers/factories.ts'
 import { securitySuite } from '../../helpers/security-suite.ts'
 import { withComment } from './profile-helpers.ts'
 import { KEYS } from './ssh-key-fixtures.ts'
 
 describe('profile', () => {
-  let t: TestApp
-  before(async () => {
-    t = await buildTestApp()
-  })
-  after(() => t.close())
+  const api = useTestApp()
 
   it('shows the acting user with every field in the real order', async () => {
-    const owner = await createAccount(t)
-    const res = await t.request({ method: 'GET', url: '/v4/profile', headers: owner.headers })
+    const owner = await createAccount(api)
+    const res = await api.request({ method: 'GET', url: '/v4/profile', headers: owner.headers })
     assert.equal(res.status, 200)
     assert.deepEqual(Object.keys(res.body), [
       'uid',
@@ -38,9 +34,9 @@ describe('profile', () => {
   })
 
   it('updates the writable fields and answers with the new profile', async () => {
-    const owner = await createAccount(t)
+    const owner = await createAccount(api)
     const key = withComment(KEYS.ed25519, 'me@laptop')
-    const res = await t.request({
+    const res = await api.request({
       method: 'PUT',
       url: '/v4/profile',
       headers: owner.headers,
@@ -61,19 +57,19 @@ describe('profile', () => {
     assert.deepEqual(res.body.authorized_keys, [key, KEYS.rsa])
     assert.equal(res.headers['x-accepted-oauth-scopes'], 'account:read_write')
 
-    const again = await t.request({ method: 'GET', url: '/v4/profile', headers: owner.headers })
+    const again = await api.request({ method: 'GET', url: '/v4/profile', headers: owner.headers })
     assert.deepEqual(again.body, res.body, 'the change is stored')
   })
 
   it('keeps fields that are not sent, and stores an empty key list as null', async () => {
-    const owner = await createAccount(t)
-    await t.request({
+    const owner = await createAccount(api)
+    await api.request({
       method: 'PUT',
       url: '/v4/profile',
       headers: owner.headers,
       payload: { authorized_keys: [KEYS.ecdsa256], timezone: 'Asia/Tokyo' },
     })
-    const res = await t.request({
+    const res = await api.request({
       method: 'PUT',
       url: '/v4/profile',
       headers: owner.headers,
@@ -82,7 +78,7 @@ describe('profile', () => {
     assert.equal(res.status, 200)
     assert.equal(res.body.authorized_keys, null)
     assert.equal(res.body.timezone, 'Asia/Tokyo')
-    const cleared = await t.request({
+    const cleared = await api.request({
       method: 'PUT',
       url: '/v4/profile',
       headers: owner.headers,
@@ -92,9 +88,9 @@ describe('profile', () => {
   })
 
   it('accepts a whole profile sent back unchanged, as SDKs do, ignoring read-only fields', async () => {
-    const owner = await createAccount(t)
-    const current = await t.request({ method: 'GET', url: '/v4/profile', headers: owner.headers })
-    const res = await t.request({
+    const owner = await createAccount(api)
+    const current = await api.request({ method: 'GET', url: '/v4/profile', headers: owner.headers })
+    const res = await api.request({
       method: 'PUT',
       url: '/v4/profile',
       headers: owner.headers,
@@ -105,9 +101,9 @@ describe('profile', () => {
   })
 
   it('accepts time zone links and legacy names known to the IANA database', async () => {
-    const owner = await createAccount(t)
+    const owner = await createAccount(api)
     for (const timezone of ['US/Eastern', 'UTC', 'Etc/GMT+5', 'America/Argentina/Buenos_Aires']) {
-      const res = await t.request({
+      const res = await api.request({
         method: 'PUT',
         url: '/v4/profile',
         headers: owner.headers,
@@ -119,10 +115,10 @@ describe('profile', () => {
   })
 
   it('records profile_update, visible to the user and the account, not to other restricted users', async () => {
-    const owner = await createAccount(t)
-    const member = await createUser(t, owner, { restricted: true })
-    const other = await createUser(t, owner, { restricted: true })
-    const res = await t.request({
+    const owner = await createAccount(api)
+    const member = await createUser(api, owner, { restricted: true })
+    const other = await createUser(api, owner, { restricted: true })
+    const res = await api.request({
       method: 'PUT',
       url: '/v4/profile',
       headers: member.headers,
@@ -130,7 +126,7 @@ describe('profile', () => {
     })
     assert.equal(res.status, 200)
     const filter = JSON.stringify({ action: 'profile_update' })
-    const own = await t.request({
+    const own = await api.request({
       method: 'GET',
       url: '/v4/account/events',
       headers: { ...member.headers, 'x-filter': filter },
@@ -144,13 +140,13 @@ describe('profile', () => {
       type: 'profile',
       url: '/v4/profile',
     })
-    const admin = await t.request({
+    const admin = await api.request({
       method: 'GET',
       url: '/v4/account/events',
       headers: { ...owner.headers, 'x-filter': filter },
     })
     assert.equal(admin.body.results, 1)
-    const hidden = await t.request({
+    const hidden = await api.request({
       method: 'GET',
       url: '/v4/account/events',
       headers: { ...other.headers, 'x-filter': filter },
@@ -158,25 +154,22 @@ describe('profile', () => {
     assert.equal(hidden.body.results, 0)
   })
 
-  securitySuite(
-    () => t,
-    [
-      {
-        method: 'GET',
-        route: '/v4/profile',
-        scopes: [],
-        success: 200,
-        restricted: 200,
-        prepare: async () => ({ url: '/v4/profile' }),
-      },
-      {
-        method: 'PUT',
-        route: '/v4/profile',
-        scopes: ['account:read_write'],
-        success: 200,
-        restricted: 200,
-        prepare: async () => ({ url: '/v4/profile', payload: { timezone: 'Europe/Paris' } }),
-      },
-    ],
-  )
+  securitySuite(api, [
+    {
+      method: 'GET',
+      route: '/v4/profile',
+      scopes: [],
+      success: 200,
+      restricted: 200,
+      prepare: async () => ({ url: '/v4/profile' }),
+    },
+    {
+      method: 'PUT',
+      route: '/v4/profile',
+      scopes: ['account:read_write'],
+      success: 200,
+      restricted: 200,
+      prepare: async () => ({ url: '/v4/profile', payload: { timezone: 'Europe/Paris' } }),
+    },
+  ])
 })

@@ -1,20 +1,16 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
-import { buildTestApp, type TestApp } from '../../helpers/app.ts'
+import { describe, it } from 'node:test'
+import { useTestApp } from '../../helpers/app.ts'
 import { createAccount, createUser, uniqueName } from '../../helpers/factories.ts'
 import { securitySuite } from '../../helpers/security-suite.ts'
 
 describe('account users', () => {
-  let t: TestApp
-  before(async () => {
-    t = await buildTestApp()
-  })
-  after(() => t.close())
+  const api = useTestApp()
 
   it('creates, lists, views, updates and deletes users', async () => {
-    const owner = await createAccount(t)
+    const owner = await createAccount(api)
     const username = uniqueName('dev')
-    const created = await t.request({
+    const created = await api.request({
       method: 'POST',
       url: '/v4/account/users',
       headers: owner.headers,
@@ -32,7 +28,7 @@ describe('account users', () => {
       last_login: null,
     })
 
-    const list = await t.request({ method: 'GET', url: '/v4/account/users', headers: owner.headers })
+    const list = await api.request({ method: 'GET', url: '/v4/account/users', headers: owner.headers })
     assert.equal(list.status, 200)
     assert.deepEqual(
       list.body.data.map((u: { username: string }) => u.username),
@@ -40,7 +36,7 @@ describe('account users', () => {
     )
     assert.equal(list.body.results, 2)
 
-    const view = await t.request({
+    const view = await api.request({
       method: 'GET',
       url: `/v4/account/users/${username}`,
       headers: owner.headers,
@@ -49,7 +45,7 @@ describe('account users', () => {
     assert.equal(view.body.restricted, true)
 
     const renamed = uniqueName('dev')
-    const updated = await t.request({
+    const updated = await api.request({
       method: 'PUT',
       url: `/v4/account/users/${username}`,
       headers: owner.headers,
@@ -59,28 +55,28 @@ describe('account users', () => {
     assert.equal(updated.body.username, renamed)
     assert.equal(updated.body.email, 'new@example.com')
     assert.equal(updated.body.restricted, false)
-    const grants = await t.request({
+    const grants = await api.request({
       method: 'GET',
       url: `/v4/account/users/${renamed}/grants`,
       headers: owner.headers,
     })
     assert.equal(grants.status, 204, 'an unrestricted user has no grants document')
 
-    const deleted = await t.request({
+    const deleted = await api.request({
       method: 'DELETE',
       url: `/v4/account/users/${renamed}`,
       headers: owner.headers,
     })
     assert.equal(deleted.status, 200)
     assert.deepEqual(deleted.body, {})
-    const gone = await t.request({
+    const gone = await api.request({
       method: 'GET',
       url: `/v4/account/users/${renamed}`,
       headers: owner.headers,
     })
     assert.equal(gone.status, 404)
 
-    const events = await t.request({
+    const events = await api.request({
       method: 'GET',
       url: '/v4/account/events',
       headers: { ...owner.headers, 'x-filter': JSON.stringify({ 'entity.type': 'user' }) },
@@ -94,25 +90,25 @@ describe('account users', () => {
   })
 
   it("deleting a user revokes that user's tokens at once", async () => {
-    const owner = await createAccount(t)
-    const member = await createUser(t, owner, { restricted: false })
+    const owner = await createAccount(api)
+    const member = await createUser(api, owner, { restricted: false })
     assert.equal(
-      (await t.request({ method: 'GET', url: '/v4/profile', headers: member.headers })).status,
+      (await api.request({ method: 'GET', url: '/v4/profile', headers: member.headers })).status,
       200,
     )
-    await t.request({
+    await api.request({
       method: 'DELETE',
       url: `/v4/account/users/${member.user.username}`,
       headers: owner.headers,
     })
     assert.equal(
-      (await t.request({ method: 'GET', url: '/v4/profile', headers: member.headers })).status,
+      (await api.request({ method: 'GET', url: '/v4/profile', headers: member.headers })).status,
       401,
     )
   })
 
   it('refuses bad input, one error per field', async () => {
-    const owner = await createAccount(t)
+    const owner = await createAccount(api)
     const cases: Array<[unknown, string, string]> = [
       [
         { username: 'ab', email: 'a@example.com', restricted: true },
@@ -142,7 +138,7 @@ describe('account users', () => {
       [{ username: 'valid-user', email: 'a@example.com' }, 'restricted', 'restricted is required'],
     ]
     for (const [payload, field, reason] of cases) {
-      const res = await t.request({
+      const res = await api.request({
         method: 'POST',
         url: '/v4/account/users',
         headers: owner.headers,
@@ -154,9 +150,9 @@ describe('account users', () => {
   })
 
   it('usernames are unique across accounts', async () => {
-    const owner = await createAccount(t)
-    const other = await createAccount(t)
-    const res = await t.request({
+    const owner = await createAccount(api)
+    const other = await createAccount(api)
+    const res = await api.request({
       method: 'POST',
       url: '/v4/account/users',
       headers: owner.headers,
@@ -164,7 +160,7 @@ describe('account users', () => {
     })
     assert.equal(res.status, 400)
     assert.deepEqual(res.body, { errors: [{ field: 'username', reason: 'Username taken' }] })
-    const rename = await t.request({
+    const rename = await api.request({
       method: 'PUT',
       url: `/v4/account/users/${owner.user.username}`,
       headers: owner.headers,
@@ -174,8 +170,8 @@ describe('account users', () => {
   })
 
   it('keeps one unrestricted user and refuses deleting yourself', async () => {
-    const owner = await createAccount(t)
-    const self = await t.request({
+    const owner = await createAccount(api)
+    const self = await api.request({
       method: 'DELETE',
       url: `/v4/account/users/${owner.user.username}`,
       headers: owner.headers,
@@ -184,7 +180,7 @@ describe('account users', () => {
     assert.deepEqual(self.body, {
       errors: [{ field: 'username', reason: 'You cannot delete your own user' }],
     })
-    const restrict = await t.request({
+    const restrict = await api.request({
       method: 'PUT',
       url: `/v4/account/users/${owner.user.username}`,
       headers: owner.headers,
@@ -197,9 +193,9 @@ describe('account users', () => {
   })
 
   it('an update that changes nothing returns the user unchanged', async () => {
-    const owner = await createAccount(t)
+    const owner = await createAccount(api)
     for (const payload of [{}, { unknown_field: 1 }]) {
-      const res = await t.request({
+      const res = await api.request({
         method: 'PUT',
         url: `/v4/account/users/${owner.user.username}`,
         headers: owner.headers,
@@ -211,22 +207,22 @@ describe('account users', () => {
   })
 
   it('two administrators deleting each other at once never leave the account without one', async () => {
-    const owner = await createAccount(t)
-    const other = await createUser(t, owner, { restricted: false })
+    const owner = await createAccount(api)
+    const other = await createUser(api, owner, { restricted: false })
     const [a, b] = await Promise.all([
-      t.request({
+      api.request({
         method: 'DELETE',
         url: `/v4/account/users/${other.user.username}`,
         headers: owner.headers,
       }),
-      t.request({
+      api.request({
         method: 'DELETE',
         url: `/v4/account/users/${owner.user.username}`,
         headers: other.headers,
       }),
     ])
     assert.equal([a.status, b.status].filter((s) => s === 200).length, 1, `${a.status} ${b.status}`)
-    const left = await t.db
+    const left = await api.db
       .selectFrom('users')
       .select('id')
       .where('account_id', '=', owner.accountId)
@@ -236,10 +232,10 @@ describe('account users', () => {
   })
 
   it("another account's users are not found", async () => {
-    const owner = await createAccount(t)
-    const stranger = await createAccount(t)
+    const owner = await createAccount(api)
+    const stranger = await createAccount(api)
     for (const method of ['GET', 'PUT', 'DELETE'] as const) {
-      const res = await t.request({
+      const res = await api.request({
         method,
         url: `/v4/account/users/${stranger.user.username}`,
         headers: owner.headers,
@@ -247,63 +243,60 @@ describe('account users', () => {
       })
       assert.equal(res.status, 404, method)
     }
-    const list = await t.request({ method: 'GET', url: '/v4/account/users', headers: owner.headers })
+    const list = await api.request({ method: 'GET', url: '/v4/account/users', headers: owner.headers })
     assert.equal(list.body.results, 1)
   })
 
   const member = () => ({ username: uniqueName('m'), email: 'm@example.com', restricted: true })
-  securitySuite(
-    () => t,
-    [
-      {
-        method: 'GET',
-        route: '/v4/account/users',
-        scopes: ['account:read_only'],
-        success: 200,
-        restricted: 403,
-        prepare: async () => ({ url: '/v4/account/users' }),
+  securitySuite(api, [
+    {
+      method: 'GET',
+      route: '/v4/account/users',
+      scopes: ['account:read_only'],
+      success: 200,
+      restricted: 403,
+      prepare: async () => ({ url: '/v4/account/users' }),
+    },
+    {
+      method: 'POST',
+      route: '/v4/account/users',
+      scopes: ['account:read_write'],
+      success: 200,
+      restricted: 403,
+      prepare: async () => ({ url: '/v4/account/users', payload: member() }),
+    },
+    {
+      method: 'GET',
+      route: '/v4/account/users/{username}',
+      scopes: ['account:read_only'],
+      success: 200,
+      restricted: 403,
+      crossAccount: true,
+      prepare: async (_t, owner) => ({ url: `/v4/account/users/${owner.user.username}` }),
+    },
+    {
+      method: 'PUT',
+      route: '/v4/account/users/{username}',
+      scopes: ['account:read_write'],
+      success: 200,
+      restricted: 403,
+      crossAccount: true,
+      prepare: async (_t, owner) => ({
+        url: `/v4/account/users/${owner.user.username}`,
+        payload: { email: 'n@example.com' },
+      }),
+    },
+    {
+      method: 'DELETE',
+      route: '/v4/account/users/{username}',
+      scopes: ['account:read_write'],
+      success: 200,
+      restricted: 403,
+      crossAccount: true,
+      prepare: async (api, owner) => {
+        const victim = await createUser(api, owner)
+        return { url: `/v4/account/users/${victim.user.username}` }
       },
-      {
-        method: 'POST',
-        route: '/v4/account/users',
-        scopes: ['account:read_write'],
-        success: 200,
-        restricted: 403,
-        prepare: async () => ({ url: '/v4/account/users', payload: member() }),
-      },
-      {
-        method: 'GET',
-        route: '/v4/account/users/{username}',
-        scopes: ['account:read_only'],
-        success: 200,
-        restricted: 403,
-        crossAccount: true,
-        prepare: async (_t, owner) => ({ url: `/v4/account/users/${owner.user.username}` }),
-      },
-      {
-        method: 'PUT',
-        route: '/v4/account/users/{username}',
-        scopes: ['account:read_write'],
-        success: 200,
-        restricted: 403,
-        crossAccount: true,
-        prepare: async (_t, owner) => ({
-          url: `/v4/account/users/${owner.user.username}`,
-          payload: { email: 'n@example.com' },
-        }),
-      },
-      {
-        method: 'DELETE',
-        route: '/v4/account/users/{username}',
-        scopes: ['account:read_write'],
-        success: 200,
-        restricted: 403,
-        crossAccount: true,
-        prepare: async (tt, owner) => {
-          const victim = await createUser(tt, owner)
-          return { url: `/v4/account/users/${victim.user.username}` }
-        },
-      },
-    ],
-  )
+    },
+  ])
 })

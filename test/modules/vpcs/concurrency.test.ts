@@ -1,30 +1,27 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
-import { buildTestApp, type TestApp, type TestResponse } from '../../helpers/app.ts'
+import { describe, it } from 'node:test'
+import { createInstance, createSubnet, createVpc, firstConfig, label } from '../../helpers/api-fixtures.ts'
+import { type TestResponse, useTestApp } from '../../helpers/app.ts'
+import { defined } from '../../helpers/defined.ts'
 import { createAccount } from '../../helpers/factories.ts'
-import { createInstance, createSubnet, createVpc, firstConfig, label } from './vpc-fixtures.ts'
 
 /**
  * The invariants under concurrent requests. On PostgreSQL the requests really run at once (a pool
  * of connections); on SQLite they interleave at every await and commit in groups.
  */
 describe('VPC invariants under concurrent requests', () => {
-  let t: TestApp
-  before(async () => {
-    t = await buildTestApp()
-  })
-  after(() => t.close())
+  const api = useTestApp()
 
   const statuses = (responses: TestResponse[]) => responses.map((r) => r.status).sort()
 
   it('of overlapping subnets created at once, exactly one is created', async () => {
-    const owner = await createAccount(t)
-    const vpc = await createVpc(t, owner)
+    const owner = await createAccount(api)
+    const vpc = await createVpc(api, owner)
     // Every range holds 10.0.0.0, so each pair overlaps.
     const ranges = ['10.0.0.0/8', '10.0.0.0/12', '10.0.0.0/16', '10.0.0.0/20', '10.0.0.0/24', '10.0.0.0/28']
     const responses = await Promise.all(
       ranges.map((ipv4, i) =>
-        t.request({
+        api.request({
           method: 'POST',
           url: `/v4/vpcs/${vpc.id}/subnets`,
           headers: owner.headers,
@@ -37,16 +34,20 @@ describe('VPC invariants under concurrent requests', () => {
       assert.equal(r.body.errors[0].field, 'ipv4')
       assert.match(r.body.errors[0].reason, /^Overlaps subnet /)
     }
-    const list = await t.request({ method: 'GET', url: `/v4/vpcs/${vpc.id}/subnets`, headers: owner.headers })
+    const list = await api.request({
+      method: 'GET',
+      url: `/v4/vpcs/${vpc.id}/subnets`,
+      headers: owner.headers,
+    })
     assert.equal(list.body.results, 1)
   })
 
   it('of VPCs created at once with one label, exactly one is created', async () => {
-    const owner = await createAccount(t)
+    const owner = await createAccount(api)
     const regions = ['us-iad', 'us-ord', 'fr-par', 'us-sea', 'br-gru', 'nl-ams']
     const responses = await Promise.all(
       regions.map((region) =>
-        t.request({
+        api.request({
           method: 'POST',
           url: '/v4/vpcs',
           headers: owner.headers,
@@ -60,17 +61,17 @@ describe('VPC invariants under concurrent requests', () => {
         errors: [{ reason: 'Label must be unique among your VPCs', field: 'label' }],
       })
     }
-    const list = await t.request({ method: 'GET', url: '/v4/vpcs', headers: owner.headers })
+    const list = await api.request({ method: 'GET', url: '/v4/vpcs', headers: owner.headers })
     assert.equal(list.body.results, 1)
   })
 
   it('of subnets racing for the last free places, only those that fit are created', async () => {
-    const owner = await createAccount(t)
-    const vpc = await createVpc(t, owner)
-    for (let i = 0; i < 9; i++) await createSubnet(t, owner, vpc.id, `10.0.${i}.0/24`)
+    const owner = await createAccount(api)
+    const vpc = await createVpc(api, owner)
+    for (let i = 0; i < 9; i++) await createSubnet(api, owner, vpc.id, `10.0.${i}.0/24`)
     const responses = await Promise.all(
       [20, 21, 22, 23, 24].map((n) =>
-        t.request({
+        api.request({
           method: 'POST',
           url: `/v4/vpcs/${vpc.id}/subnets`,
           headers: owner.headers,
@@ -82,16 +83,16 @@ describe('VPC invariants under concurrent requests', () => {
     for (const r of responses.filter((x) => x.status === 400)) {
       assert.deepEqual(r.body, { errors: [{ reason: 'A VPC can have at most 10 subnets' }] })
     }
-    const fetched = await t.request({ method: 'GET', url: `/v4/vpcs/${vpc.id}`, headers: owner.headers })
+    const fetched = await api.request({ method: 'GET', url: `/v4/vpcs/${vpc.id}`, headers: owner.headers })
     assert.equal(fetched.body.subnets.length, 10)
   })
 
   it('of VPCs racing for the last place of a region, exactly one is created', async () => {
-    const owner = await createAccount(t)
-    for (let i = 0; i < 9; i++) await createVpc(t, owner, { region: 'it-mil' })
+    const owner = await createAccount(api)
+    for (let i = 0; i < 9; i++) await createVpc(api, owner, { region: 'it-mil' })
     const responses = await Promise.all(
       [1, 2, 3, 4].map(() =>
-        t.request({
+        api.request({
           method: 'POST',
           url: '/v4/vpcs',
           headers: owner.headers,
@@ -100,7 +101,7 @@ describe('VPC invariants under concurrent requests', () => {
       ),
     )
     assert.deepEqual(statuses(responses), [200, 400, 400, 400])
-    const list = await t.request({
+    const list = await api.request({
       method: 'GET',
       url: '/v4/vpcs',
       headers: { ...owner.headers, 'x-filter': '{"region":"it-mil"}' },
@@ -109,21 +110,21 @@ describe('VPC invariants under concurrent requests', () => {
   })
 
   it('a subnet deleted while an interface attaches to it: one wins, never both', async () => {
-    const owner = await createAccount(t)
-    const instance = await createInstance(t, owner, { booted: false })
-    const config = await firstConfig(t, owner, instance.id)
+    const owner = await createAccount(api)
+    const instance = await createInstance(api, owner, { booted: false })
+    const config = await firstConfig(api, owner, instance.id)
     const url = `/v4/compute/instances/${instance.id}/configs/${config.id}/interfaces`
     for (let round = 0; round < 4; round++) {
-      const vpc = await createVpc(t, owner, { subnets: [{ label: 'contested', ipv4: '10.0.0.0/24' }] })
+      const vpc = await createVpc(api, owner, { subnets: [{ label: 'contested', ipv4: '10.0.0.0/24' }] })
       const subnet = vpc.subnets[0]
       const [attach, remove] = await Promise.all([
-        t.request({
+        api.request({
           method: 'POST',
           url,
           headers: owner.headers,
           payload: { purpose: 'vpc', subnet_id: subnet.id },
         }),
-        t.request({
+        api.request({
           method: 'DELETE',
           url: `/v4/vpcs/${vpc.id}/subnets/${subnet.id}`,
           headers: owner.headers,
@@ -135,16 +136,16 @@ describe('VPC invariants under concurrent requests', () => {
         [200, 400],
         JSON.stringify([attach.body, remove.body]),
       )
-      const rows = await t.db
+      const rows = await api.db
         .selectFrom('compute_interfaces')
         .select('id')
         .where('subnet_id', '=', subnet.id)
         .execute()
-      const exists = await t.db.selectFrom('subnets').select('id').where('id', '=', subnet.id).execute()
+      const exists = await api.db.selectFrom('subnets').select('id').where('id', '=', subnet.id).execute()
       if (attach.status === 200) {
         assert.equal(exists.length, 1)
         assert.equal(rows.length, 1)
-        await t.request({ method: 'DELETE', url: `${url}/${attach.body.id}`, headers: owner.headers })
+        await api.request({ method: 'DELETE', url: `${url}/${attach.body.id}`, headers: owner.headers })
       } else {
         assert.deepEqual(attach.body, { errors: [{ reason: 'Subnet not found', field: 'subnet_id' }] })
         assert.equal(exists.length, 0)
@@ -153,17 +154,17 @@ describe('VPC invariants under concurrent requests', () => {
   })
 
   it('instances attaching to one subnet at once get distinct addresses', async () => {
-    const owner = await createAccount(t)
-    const vpc = await createVpc(t, owner, { subnets: [{ label: 'shared', ipv4: '10.0.0.0/24' }] })
+    const owner = await createAccount(api)
+    const vpc = await createVpc(api, owner, { subnets: [{ label: 'shared', ipv4: '10.0.0.0/24' }] })
     const instances = await Promise.all(
-      [1, 2, 3, 4, 5, 6].map(() => createInstance(t, owner, { booted: false })),
+      [1, 2, 3, 4, 5, 6].map(() => createInstance(api, owner, { booted: false })),
     )
-    const configs = await Promise.all(instances.map((i) => firstConfig(t, owner, i.id)))
+    const configs = await Promise.all(instances.map((i) => firstConfig(api, owner, i.id)))
     const responses = await Promise.all(
       instances.map((instance, i) =>
-        t.request({
+        api.request({
           method: 'POST',
-          url: `/v4/compute/instances/${instance.id}/configs/${configs[i].id}/interfaces`,
+          url: `/v4/compute/instances/${instance.id}/configs/${defined(configs[i]).id}/interfaces`,
           headers: owner.headers,
           payload: { purpose: 'vpc', subnet_id: vpc.subnets[0].id },
         }),

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { buildTestApp, type TestApp } from '../../helpers/app.ts'
+import { useTestApp } from '../../helpers/app.ts'
 import { testPostgresUrl } from '../../helpers/dialects.ts'
 import { createAccount, type TestUser } from '../../helpers/factories.ts'
 import { postgresUrlForSchema, type ServerProcess, startServerProcess } from '../../helpers/processes.ts'
@@ -17,20 +17,16 @@ interface Reply {
 describe('VPC invariants with two API processes on one PostgreSQL database', {
   skip: !onPostgres && 'PostgreSQL run only',
 }, () => {
-  let t: TestApp
+  const api = useTestApp()
   let servers: ServerProcess[] = []
   let owner: TestUser
 
   before(async () => {
-    t = await buildTestApp()
-    const url = postgresUrlForSchema(testPostgresUrl(), t.schema as string)
+    const url = postgresUrlForSchema(testPostgresUrl(), api.schema as string)
     servers = await Promise.all([1, 2].map(() => startServerProcess({ DATABASE_URL: url })))
-    owner = await createAccount(t)
+    owner = await createAccount(api)
   })
-  after(async () => {
-    await Promise.all(servers.map((s) => s.stop()))
-    await t?.close()
-  })
+  after(() => Promise.all(servers.map((s) => s.stop())))
 
   async function call(i: number, method: string, path: string, payload?: object): Promise<Reply> {
     const server = servers[i % servers.length] as ServerProcess

@@ -1,28 +1,26 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { before, describe, it } from 'node:test'
 import fc from 'fast-check'
 import { insertSubnet } from '../../../src/modules/vpcs/subnets/subnets.repository.ts'
 import { setVpcsPerRegion } from '../../../src/modules/vpcs/vpc-limits.repository.ts'
 import { findAccountVpcJson, insertVpc } from '../../../src/modules/vpcs/vpcs.repository.ts'
-import { buildTestApp, type TestApp } from '../../helpers/app.ts'
+import { createInstance, createVpc, firstConfig } from '../../helpers/api-fixtures.ts'
+import { useTestApp } from '../../helpers/app.ts'
 import { createAccount, type TestUser } from '../../helpers/factories.ts'
-import { createInstance, createVpc, firstConfig } from './vpc-fixtures.ts'
 
 /**
  * VPC reads are rendered to JSON by the database (vpc-json.ts). Whatever the stored text, the
  * bytes must be those JSON.stringify gives for the wire object, key order included.
  */
 describe('VPC JSON rendered by the database', () => {
-  let t: TestApp
+  const api = useTestApp()
   let owner: TestUser
   let configId: number
   before(async () => {
-    t = await buildTestApp()
-    owner = await createAccount(t)
-    const instance = await createInstance(t, owner)
-    configId = (await firstConfig(t, owner, instance.id)).id
+    owner = await createAccount(api)
+    const instance = await createInstance(api, owner)
+    configId = (await firstConfig(api, owner, instance.id)).id
   })
-  after(() => t.close())
 
   const text = fc.string({
     unit: fc.constantFrom(
@@ -72,13 +70,13 @@ describe('VPC JSON rendered by the database', () => {
   it('matches JSON.stringify of the wire object for any stored VPC, alone and in a page', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(vpcArb, { minLength: 1, maxLength: 3 }), async (vpcs) => {
-        const account = await createAccount(t)
+        const account = await createAccount(api)
         const expected: unknown[] = []
         for (const [i, v] of vpcs.entries()) {
           // Labels are unique per account; the index keeps generated ones apart.
           const label = `${v.label}${i}`
           // Through the repositories: they store the JSON parts the query renders from.
-          const { id } = await insertVpc(t.db, {
+          const { id } = await insertVpc(api.db, {
             account_id: account.accountId,
             label,
             description: v.description,
@@ -88,7 +86,7 @@ describe('VPC JSON rendered by the database', () => {
           })
           const subnets = []
           for (const s of v.subnets) {
-            const row = await insertSubnet(t.db, {
+            const row = await insertSubnet(api.db, {
               vpc_id: id,
               label: s.label,
               ipv4: s.ipv4,
@@ -97,7 +95,7 @@ describe('VPC JSON rendered by the database', () => {
             })
             const linodes: Array<{ id: number; interfaces: Array<{ id: number; active: boolean }> }> = []
             for (const [position, iface] of s.interfaces.entries()) {
-              const inserted = await t.db
+              const inserted = await api.db
                 .insertInto('compute_interfaces')
                 .values({
                   config_id: configId,
@@ -142,11 +140,11 @@ describe('VPC JSON rendered by the database', () => {
             updated: v.updated,
           }
           expected.push(vpc)
-          assert.equal(await findAccountVpcJson(t.db, account.accountId, id), JSON.stringify(vpc))
-          const one = await t.request({ method: 'GET', url: `/v4/vpcs/${id}`, headers: account.headers })
+          assert.equal(await findAccountVpcJson(api.db, account.accountId, id), JSON.stringify(vpc))
+          const one = await api.request({ method: 'GET', url: `/v4/vpcs/${id}`, headers: account.headers })
           assert.equal(one.raw.body, JSON.stringify(vpc))
         }
-        const page = await t.request({ method: 'GET', url: '/v4/vpcs', headers: account.headers })
+        const page = await api.request({ method: 'GET', url: '/v4/vpcs', headers: account.headers })
         assert.equal(page.headers['content-type'], 'application/json; charset=utf-8')
         assert.equal(
           page.raw.body,
@@ -158,14 +156,14 @@ describe('VPC JSON rendered by the database', () => {
   })
 
   it('answers an empty list with page 1 of 1, and a page past the end with the last page', async () => {
-    const account = await createAccount(t)
+    const account = await createAccount(api)
     const list = (query: string) =>
-      t.request({ method: 'GET', url: `/v4/vpcs${query}`, headers: account.headers })
+      api.request({ method: 'GET', url: `/v4/vpcs${query}`, headers: account.headers })
     assert.equal((await list('')).raw.body, '{"data":[],"page":1,"pages":1,"results":0}')
-    await setVpcsPerRegion(t.db, account.accountId, 100)
+    await setVpcsPerRegion(api.db, account.accountId, 100)
     const ids: number[] = []
     for (let i = 0; i < 27; i++) {
-      const vpc = await createVpc(t, account, { label: `page-${i}` })
+      const vpc = await createVpc(api, account, { label: `page-${i}` })
       ids.push(vpc.id)
     }
     const past = await list('?page=5&page_size=25')

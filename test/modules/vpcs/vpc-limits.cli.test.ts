@@ -51,10 +51,10 @@ describe('cloudplane account limits', () => {
     assert.equal(created.status, 0, created.stderr)
     const token = created.stdout.trim()
     const shown = cli('account', 'limits', '--username', 'quota-owner')
-    assert.equal(shown.stdout, 'vpcs-per-region 10\n', shown.stderr)
+    assert.equal(shown.stdout, 'vpcs-per-region 10\ninstances 100\n', shown.stderr)
     const raised = cli('account', 'limits', '--username', 'quota-owner', '--vpcs-per-region', '12')
     assert.equal(raised.status, 0, raised.stderr)
-    assert.equal(raised.stdout, 'vpcs-per-region 12\n')
+    assert.equal(raised.stdout, 'vpcs-per-region 12\ninstances 100\n')
 
     server = await startServerProcess(env)
     const post = (label: string) =>
@@ -70,13 +70,13 @@ describe('cloudplane account limits', () => {
     assert.equal((await post('vpc-12')).status, 400)
 
     const reset = cli('account', 'limits', '--username', 'quota-owner', '--vpcs-per-region', 'default')
-    assert.equal(reset.stdout, 'vpcs-per-region 10\n', reset.stderr)
+    assert.equal(reset.stdout, 'vpcs-per-region 10\ninstances 100\n', reset.stderr)
   })
 
   it('refuses a bad value or an unknown user with exit status 2', () => {
     const bad = cli('account', 'limits', '--username', 'quota-owner', '--vpcs-per-region', 'lots')
     assert.equal(bad.status, 2)
-    assert.match(bad.stderr, /--vpcs-per-region must be a number or "default"/)
+    assert.match(bad.stderr, /--vpcs-per-region must be a whole number from 0 to 999999, or "default"/)
     const unknown = cli('account', 'limits', '--username', 'nobody-here')
     assert.equal(unknown.status, 2)
     assert.match(unknown.stderr, /no user named "nobody-here"/)

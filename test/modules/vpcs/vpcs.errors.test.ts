@@ -1,24 +1,20 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import { setVpcsPerRegion } from '../../../src/modules/vpcs/vpc-limits.repository.ts'
-import { buildTestApp, type TestApp } from '../../helpers/app.ts'
+import { createInstance, createVpc, power } from '../../helpers/api-fixtures.ts'
+import { useTestApp } from '../../helpers/app.ts'
 import { createAccount } from '../../helpers/factories.ts'
-import { createInstance, createVpc, power } from './vpc-fixtures.ts'
 
 const CHARS = 'Label must include only ASCII letters, numbers, and dashes'
 
 describe('VPC refusals', () => {
-  let t: TestApp
-  before(async () => {
-    t = await buildTestApp()
-  })
-  after(() => t.close())
+  const api = useTestApp()
 
   const create = async (headers: Record<string, string>, payload: unknown) =>
-    t.request({ method: 'POST', url: '/v4/vpcs', headers, payload: payload as object })
+    api.request({ method: 'POST', url: '/v4/vpcs', headers, payload: payload as object })
 
   it('refuses labels outside 1-64 ASCII letters, digits and single dashes', async () => {
-    const owner = await createAccount(t)
+    const owner = await createAccount(api)
     const cases: Array<[unknown, string]> = [
       ['my vpc', CHARS],
       ['my_vpc', CHARS],
@@ -39,19 +35,19 @@ describe('VPC refusals', () => {
   })
 
   it('refuses a label already used by another VPC of the account, in any region', async () => {
-    const owner = await createAccount(t)
-    await createVpc(t, owner, { label: 'taken', region: 'us-iad' })
+    const owner = await createAccount(api)
+    await createVpc(api, owner, { label: 'taken', region: 'us-iad' })
     const res = await create(owner.headers, { label: 'taken', region: 'us-ord' })
     assert.equal(res.status, 400)
     assert.deepEqual(res.body, {
       errors: [{ reason: 'Label must be unique among your VPCs', field: 'label' }],
     })
-    const other = await createAccount(t)
+    const other = await createAccount(api)
     assert.equal((await create(other.headers, { label: 'taken', region: 'us-iad' })).status, 200)
   })
 
   it('refuses a description over 255 characters', async () => {
-    const owner = await createAccount(t)
+    const owner = await createAccount(api)
     const res = await create(owner.headers, { label: 'd', region: 'us-iad', description: 'x'.repeat(256) })
     assert.deepEqual(res.body, {
       errors: [{ field: 'description', reason: 'description must be at most 255 characters' }],
@@ -63,7 +59,7 @@ describe('VPC refusals', () => {
   })
 
   it('refuses a missing, unknown or VPC-less region', async () => {
-    const owner = await createAccount(t)
+    const owner = await createAccount(api)
     const missing = await create(owner.headers, { label: 'r' })
     assert.deepEqual(missing.body, { errors: [{ field: 'region', reason: 'region is required' }] })
     const unknown = await create(owner.headers, { label: 'r', region: 'xx-nowhere' })
@@ -73,8 +69,8 @@ describe('VPC refusals', () => {
   })
 
   it('reports every problem of a request together', async () => {
-    const owner = await createAccount(t)
-    await createVpc(t, owner, { label: 'dup' })
+    const owner = await createAccount(api)
+    await createVpc(api, owner, { label: 'dup' })
     const schema = await create(owner.headers, { label: 'a b', description: 7, subnets: [{ label: 'x' }] })
     assert.equal(schema.status, 400)
     assert.deepEqual(schema.body.errors.map((e: { field: string }) => e.field).sort(), [
@@ -95,18 +91,18 @@ describe('VPC refusals', () => {
   })
 
   it('allows 10 VPCs per region per account, and an operator can raise that', async () => {
-    const owner = await createAccount(t)
-    for (let i = 0; i < 10; i++) await createVpc(t, owner, { region: 'us-sea' })
+    const owner = await createAccount(api)
+    for (let i = 0; i < 10; i++) await createVpc(api, owner, { region: 'us-sea' })
     const eleventh = await create(owner.headers, { label: 'eleventh', region: 'us-sea' })
     assert.equal(eleventh.status, 400)
     assert.deepEqual(eleventh.body, {
       errors: [{ reason: 'You can have at most 10 VPCs in region us-sea', field: 'region' }],
     })
     assert.equal((await create(owner.headers, { label: 'elsewhere', region: 'us-ord' })).status, 200)
-    const other = await createAccount(t)
+    const other = await createAccount(api)
     assert.equal((await create(other.headers, { label: 'theirs', region: 'us-sea' })).status, 200)
 
-    await setVpcsPerRegion(t.db, owner.accountId, 12)
+    await setVpcsPerRegion(api.db, owner.accountId, 12)
     assert.equal((await create(owner.headers, { label: 'eleventh', region: 'us-sea' })).status, 200)
     assert.equal((await create(owner.headers, { label: 'twelfth', region: 'us-sea' })).status, 200)
     assert.equal((await create(owner.headers, { label: 'thirteenth', region: 'us-sea' })).status, 400)
@@ -114,7 +110,7 @@ describe('VPC refusals', () => {
 
   describe('subnets in the create request', () => {
     it('creates nothing when one subnet is bad, naming it by index', async () => {
-      const owner = await createAccount(t)
+      const owner = await createAccount(api)
       const res = await create(owner.headers, {
         label: 'atomic',
         region: 'us-iad',
@@ -132,14 +128,14 @@ describe('VPC refusals', () => {
           },
         ],
       })
-      const list = await t.request({ method: 'GET', url: '/v4/vpcs', headers: owner.headers })
+      const list = await api.request({ method: 'GET', url: '/v4/vpcs', headers: owner.headers })
       assert.equal(list.body.results, 0)
-      const events = await t.request({ method: 'GET', url: '/v4/account/events', headers: owner.headers })
+      const events = await api.request({ method: 'GET', url: '/v4/account/events', headers: owner.headers })
       assert.equal(events.body.results, 0)
     })
 
     it('refuses subnets of one request that overlap each other or share a label', async () => {
-      const owner = await createAccount(t)
+      const owner = await createAccount(api)
       const res = await create(owner.headers, {
         label: 'clash',
         region: 'us-iad',
@@ -158,7 +154,7 @@ describe('VPC refusals', () => {
     })
 
     it('refuses more than 10 subnets and bad subnet fields by index', async () => {
-      const owner = await createAccount(t)
+      const owner = await createAccount(api)
       const eleven = Array.from({ length: 11 }, (_, i) => ({ label: `s${i}`, ipv4: `10.0.${i}.0/24` }))
       const tooMany = await create(owner.headers, { label: 'many', region: 'us-iad', subnets: eleven })
       assert.deepEqual(tooMany.body, {
@@ -185,10 +181,10 @@ describe('VPC refusals', () => {
   })
 
   it('refuses an update to a label in use, or a bad one; unknown VPCs are 404', async () => {
-    const owner = await createAccount(t)
-    await createVpc(t, owner, { label: 'first' })
-    const second = await createVpc(t, owner, { label: 'second' })
-    const clash = await t.request({
+    const owner = await createAccount(api)
+    await createVpc(api, owner, { label: 'first' })
+    const second = await createVpc(api, owner, { label: 'second' })
+    const clash = await api.request({
       method: 'PUT',
       url: `/v4/vpcs/${second.id}`,
       headers: owner.headers,
@@ -197,7 +193,7 @@ describe('VPC refusals', () => {
     assert.deepEqual(clash.body, {
       errors: [{ reason: 'Label must be unique among your VPCs', field: 'label' }],
     })
-    const bad = await t.request({
+    const bad = await api.request({
       method: 'PUT',
       url: `/v4/vpcs/${second.id}`,
       headers: owner.headers,
@@ -208,24 +204,24 @@ describe('VPC refusals', () => {
       ['label', 'description'],
     )
     for (const url of ['/v4/vpcs/999999', '/v4/vpcs/05', '/v4/vpcs/abc', '/v4/vpcs/99999999999999999999']) {
-      const res = await t.request({ method: 'GET', url, headers: owner.headers })
+      const res = await api.request({ method: 'GET', url, headers: owner.headers })
       assert.equal(res.status, 404, url)
       assert.deepEqual(res.body, { errors: [{ reason: 'Not found' }] })
     }
   })
 
   it('refuses to delete a VPC while a subnet is in use, deleting nothing', async () => {
-    const owner = await createAccount(t)
-    const vpc = await createVpc(t, owner, {
+    const owner = await createAccount(api)
+    const vpc = await createVpc(api, owner, {
       subnets: [
         { label: 'free', ipv4: '10.0.0.0/24' },
         { label: 'used', ipv4: '10.0.1.0/24' },
       ],
     })
-    const instance = await createInstance(t, owner, {
+    const instance = await createInstance(api, owner, {
       interfaces: [{ purpose: 'vpc', subnet_id: vpc.subnets[1].id }],
     })
-    const running = await t.request({ method: 'DELETE', url: `/v4/vpcs/${vpc.id}`, headers: owner.headers })
+    const running = await api.request({ method: 'DELETE', url: `/v4/vpcs/${vpc.id}`, headers: owner.headers })
     assert.equal(running.status, 400)
     assert.deepEqual(running.body, {
       errors: [
@@ -234,13 +230,13 @@ describe('VPC refusals', () => {
         },
       ],
     })
-    await power(t, owner, instance.id, 'shutdown')
-    const stopped = await t.request({ method: 'DELETE', url: `/v4/vpcs/${vpc.id}`, headers: owner.headers })
+    await power(api, owner, instance.id, 'shutdown')
+    const stopped = await api.request({ method: 'DELETE', url: `/v4/vpcs/${vpc.id}`, headers: owner.headers })
     assert.equal(stopped.status, 400)
     assert.match(stopped.body.errors[0].reason, /; delete those interfaces first$/)
-    const still = await t.request({ method: 'GET', url: `/v4/vpcs/${vpc.id}`, headers: owner.headers })
+    const still = await api.request({ method: 'GET', url: `/v4/vpcs/${vpc.id}`, headers: owner.headers })
     assert.equal(still.body.subnets.length, 2, 'no subnet was deleted')
-    const events = await t.request({
+    const events = await api.request({
       method: 'GET',
       url: '/v4/account/events',
       headers: {

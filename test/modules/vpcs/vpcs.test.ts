@@ -1,22 +1,18 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
-import { buildTestApp, type TestApp } from '../../helpers/app.ts'
+import { describe, it } from 'node:test'
+import { createInstance, createVpc, label } from '../../helpers/api-fixtures.ts'
+import { useTestApp } from '../../helpers/app.ts'
 import { createAccount, createUser, grantEntity, grantGlobal } from '../../helpers/factories.ts'
-import { createInstance, createVpc, label } from './vpc-fixtures.ts'
 
 const VPC_KEYS = ['id', 'label', 'description', 'region', 'subnets', 'created', 'updated']
 const SUBNET_KEYS = ['id', 'label', 'ipv4', 'linodes', 'created', 'updated']
 
 describe('VPCs', () => {
-  let t: TestApp
-  before(async () => {
-    t = await buildTestApp()
-  })
-  after(() => t.close())
+  const api = useTestApp()
 
   it('creates a VPC with subnets in one request, in the real key order', async () => {
-    const owner = await createAccount(t)
-    const res = await t.request({
+    const owner = await createAccount(api)
+    const res = await api.request({
       method: 'POST',
       url: '/v4/vpcs',
       headers: owner.headers,
@@ -49,27 +45,27 @@ describe('VPCs', () => {
       assert.deepEqual(Object.keys(subnet), SUBNET_KEYS)
       assert.deepEqual(subnet.linodes, [])
     }
-    const fetched = await t.request({ method: 'GET', url: `/v4/vpcs/${vpc.id}`, headers: owner.headers })
+    const fetched = await api.request({ method: 'GET', url: `/v4/vpcs/${vpc.id}`, headers: owner.headers })
     assert.equal(fetched.status, 200)
     assert.deepEqual(fetched.body, vpc)
   })
 
   it('defaults the description to "" and subnets to []', async () => {
-    const owner = await createAccount(t)
-    const vpc = await createVpc(t, owner, { label: 'bare' })
+    const owner = await createAccount(api)
+    const vpc = await createVpc(api, owner, { label: 'bare' })
     assert.equal(vpc.description, '')
     assert.deepEqual(vpc.subnets, [])
   })
 
   it('emits vpc_create plus one subnet_create per subnet, subnets naming their VPC', async () => {
-    const owner = await createAccount(t)
-    const vpc = await createVpc(t, owner, {
+    const owner = await createAccount(api)
+    const vpc = await createVpc(api, owner, {
       subnets: [
         { label: 'a', ipv4: '10.1.0.0/16' },
         { label: 'b', ipv4: '10.2.0.0/16' },
       ],
     })
-    const events = await t.request({ method: 'GET', url: '/v4/account/events', headers: owner.headers })
+    const events = await api.request({ method: 'GET', url: '/v4/account/events', headers: owner.headers })
     const actions = events.body.data.map((e: { action: string }) => e.action).reverse()
     assert.deepEqual(actions, ['vpc_create', 'subnet_create', 'subnet_create'])
     const [subnetEvent] = events.body.data
@@ -96,24 +92,24 @@ describe('VPCs', () => {
   })
 
   it('VPC and subnet ids come from separate sequences', async () => {
-    const owner = await createAccount(t)
-    const first = await createVpc(t, owner, {
+    const owner = await createAccount(api)
+    const first = await createVpc(api, owner, {
       subnets: [
         { label: 'x', ipv4: '10.0.0.0/24' },
         { label: 'y', ipv4: '10.0.1.0/24' },
       ],
     })
-    const second = await createVpc(t, owner, { subnets: [{ label: 'x', ipv4: '10.0.0.0/24' }] })
+    const second = await createVpc(api, owner, { subnets: [{ label: 'x', ipv4: '10.0.0.0/24' }] })
     assert.equal(second.id, first.id + 1, 'two subnets in between did not use VPC ids')
     assert.equal(second.subnets[0].id, first.subnets[1].id + 1)
   })
 
   it('lists VPCs with paging, X-Filter and ordering', async () => {
-    const owner = await createAccount(t)
+    const owner = await createAccount(api)
     const labels = ['alpha', 'bravo', 'charlie']
     for (const l of labels)
-      await createVpc(t, owner, { label: l, region: l === 'bravo' ? 'us-ord' : 'us-iad' })
-    const all = await t.request({ method: 'GET', url: '/v4/vpcs', headers: owner.headers })
+      await createVpc(api, owner, { label: l, region: l === 'bravo' ? 'us-ord' : 'us-iad' })
+    const all = await api.request({ method: 'GET', url: '/v4/vpcs', headers: owner.headers })
     assert.equal(all.status, 200)
     assert.deepEqual(
       all.body.data.map((v: { label: string }) => v.label),
@@ -122,7 +118,7 @@ describe('VPCs', () => {
     assert.equal(all.body.results, 3)
     assert.equal(all.headers['x-accepted-oauth-scopes'], '*')
 
-    const filtered = await t.request({
+    const filtered = await api.request({
       method: 'GET',
       url: '/v4/vpcs',
       headers: {
@@ -134,7 +130,7 @@ describe('VPCs', () => {
       filtered.body.data.map((v: { label: string }) => v.label),
       ['charlie', 'alpha'],
     )
-    const contains = await t.request({
+    const contains = await api.request({
       method: 'GET',
       url: '/v4/vpcs',
       headers: { ...owner.headers, 'x-filter': JSON.stringify({ label: { '+contains': 'rav' } }) },
@@ -143,7 +139,7 @@ describe('VPCs', () => {
       contains.body.data.map((v: { label: string }) => v.label),
       ['bravo'],
     )
-    const bad = await t.request({
+    const bad = await api.request({
       method: 'GET',
       url: '/v4/vpcs',
       headers: { ...owner.headers, 'x-filter': JSON.stringify({ description: 'x' }) },
@@ -152,8 +148,8 @@ describe('VPCs', () => {
     assert.deepEqual(bad.body, { errors: [{ reason: 'Cannot filter on description', field: 'X-Filter' }] })
 
     const regions = ['fr-par', 'us-sea', 'br-gru']
-    for (let i = 0; i < 24; i++) await createVpc(t, owner, { region: regions[i % 3] })
-    const page2 = await t.request({
+    for (let i = 0; i < 24; i++) await createVpc(api, owner, { region: regions[i % 3] })
+    const page2 = await api.request({
       method: 'GET',
       url: '/v4/vpcs?page=2&page_size=25',
       headers: owner.headers,
@@ -165,12 +161,12 @@ describe('VPCs', () => {
   })
 
   it('lists subnets with their attached instances for a whole page of VPCs', async () => {
-    const owner = await createAccount(t)
-    const vpc = await createVpc(t, owner, { subnets: [{ label: 'app', ipv4: '10.0.0.0/24' }] })
-    const instance = await createInstance(t, owner, {
+    const owner = await createAccount(api)
+    const vpc = await createVpc(api, owner, { subnets: [{ label: 'app', ipv4: '10.0.0.0/24' }] })
+    const instance = await createInstance(api, owner, {
       interfaces: [{ purpose: 'vpc', subnet_id: vpc.subnets[0].id }],
     })
-    const list = await t.request({ method: 'GET', url: '/v4/vpcs', headers: owner.headers })
+    const list = await api.request({ method: 'GET', url: '/v4/vpcs', headers: owner.headers })
     const [subnet] = list.body.data[0].subnets
     assert.equal(subnet.linodes.length, 1)
     assert.equal(subnet.linodes[0].id, instance.id)
@@ -180,10 +176,10 @@ describe('VPCs', () => {
   })
 
   it('updates only label and description, and emits vpc_update', async () => {
-    const owner = await createAccount(t)
-    const vpc = await createVpc(t, owner, { subnets: [{ label: 'keep', ipv4: '10.0.0.0/24' }] })
-    t.clock.advance(5000)
-    const res = await t.request({
+    const owner = await createAccount(api)
+    const vpc = await createVpc(api, owner, { subnets: [{ label: 'keep', ipv4: '10.0.0.0/24' }] })
+    api.clock.advance(5000)
+    const res = await api.request({
       method: 'PUT',
       url: `/v4/vpcs/${vpc.id}`,
       headers: owner.headers,
@@ -196,14 +192,14 @@ describe('VPCs', () => {
     assert.equal(res.body.subnets.length, 1, 'subnets are not changed by the VPC update')
     assert.equal(res.body.created, vpc.created)
     assert.notEqual(res.body.updated, vpc.updated)
-    const sameLabel = await t.request({
+    const sameLabel = await api.request({
       method: 'PUT',
       url: `/v4/vpcs/${vpc.id}`,
       headers: owner.headers,
       payload: { label: 'renamed' },
     })
     assert.equal(sameLabel.status, 200, 'keeping its own label is not a clash')
-    const events = await t.request({
+    const events = await api.request({
       method: 'GET',
       url: '/v4/account/events',
       headers: { ...owner.headers, 'x-filter': JSON.stringify({ action: 'vpc_update' }) },
@@ -213,61 +209,61 @@ describe('VPCs', () => {
   })
 
   it('deletes a VPC with its subnets: vpc_delete plus a subnet_delete per subnet', async () => {
-    const owner = await createAccount(t)
-    const vpc = await createVpc(t, owner, {
+    const owner = await createAccount(api)
+    const vpc = await createVpc(api, owner, {
       subnets: [
         { label: 'one', ipv4: '10.0.0.0/24' },
         { label: 'two', ipv4: '10.0.1.0/24' },
       ],
     })
-    const res = await t.request({ method: 'DELETE', url: `/v4/vpcs/${vpc.id}`, headers: owner.headers })
+    const res = await api.request({ method: 'DELETE', url: `/v4/vpcs/${vpc.id}`, headers: owner.headers })
     assert.equal(res.status, 200)
     assert.deepEqual(res.body, {})
-    const gone = await t.request({ method: 'GET', url: `/v4/vpcs/${vpc.id}`, headers: owner.headers })
+    const gone = await api.request({ method: 'GET', url: `/v4/vpcs/${vpc.id}`, headers: owner.headers })
     assert.equal(gone.status, 404)
-    const subnet = await t.request({
+    const subnet = await api.request({
       method: 'GET',
       url: `/v4/vpcs/${vpc.id}/subnets/${vpc.subnets[0].id}`,
       headers: owner.headers,
     })
     assert.equal(subnet.status, 404)
-    const events = await t.request({ method: 'GET', url: '/v4/account/events', headers: owner.headers })
+    const events = await api.request({ method: 'GET', url: '/v4/account/events', headers: owner.headers })
     const actions = events.body.data.map((e: { action: string }) => e.action)
     assert.equal(actions.filter((a: string) => a === 'subnet_delete').length, 2)
     assert.equal(actions.filter((a: string) => a === 'vpc_delete').length, 1)
     // The label is free again.
-    await createVpc(t, owner, { label: vpc.label })
+    await createVpc(api, owner, { label: vpc.label })
   })
 
   it('serves every VPC route under /v4beta too', async () => {
-    const owner = await createAccount(t)
-    const vpc = await createVpc(t, owner)
-    const res = await t.request({ method: 'GET', url: `/v4beta/vpcs/${vpc.id}`, headers: owner.headers })
+    const owner = await createAccount(api)
+    const vpc = await createVpc(api, owner)
+    const res = await api.request({ method: 'GET', url: `/v4beta/vpcs/${vpc.id}`, headers: owner.headers })
     assert.equal(res.status, 200)
     assert.equal(res.body.id, vpc.id)
   })
 
   describe('restricted users', () => {
     it('see only the VPCs they hold a grant on, and get read_write on the VPCs they create', async () => {
-      const owner = await createAccount(t)
-      const member = await createUser(t, owner)
-      const shared = await createVpc(t, owner, { label: label('shared') })
-      await createVpc(t, owner, { label: label('hidden') })
-      await grantEntity(t, member, 'vpc', shared.id, 'read_only')
+      const owner = await createAccount(api)
+      const member = await createUser(api, owner)
+      const shared = await createVpc(api, owner, { label: label('shared') })
+      await createVpc(api, owner, { label: label('hidden') })
+      await grantEntity(api, member, 'vpc', shared.id, 'read_only')
 
-      const list = await t.request({ method: 'GET', url: '/v4/vpcs', headers: member.headers })
+      const list = await api.request({ method: 'GET', url: '/v4/vpcs', headers: member.headers })
       assert.deepEqual(
         list.body.data.map((v: { id: number }) => v.id),
         [shared.id],
       )
-      const filtered = await t.request({
+      const filtered = await api.request({
         method: 'GET',
         url: '/v4/vpcs',
         headers: { ...member.headers, 'x-filter': JSON.stringify({ region: 'us-iad' }) },
       })
       assert.equal(filtered.body.results, 1)
 
-      const update = await t.request({
+      const update = await api.request({
         method: 'PUT',
         url: `/v4/vpcs/${shared.id}`,
         headers: member.headers,
@@ -275,16 +271,16 @@ describe('VPCs', () => {
       })
       assert.equal(update.status, 403, 'read_only does not allow updates')
 
-      await grantGlobal(t, member, 'add_vpcs')
-      const own = await createVpc(t, member)
-      const mine = await t.request({
+      await grantGlobal(api, member, 'add_vpcs')
+      const own = await createVpc(api, member)
+      const mine = await api.request({
         method: 'PUT',
         url: `/v4/vpcs/${own.id}`,
         headers: member.headers,
         payload: { description: 'mine' },
       })
       assert.equal(mine.status, 200)
-      const grants = await t.request({ method: 'GET', url: '/v4/profile/grants', headers: member.headers })
+      const grants = await api.request({ method: 'GET', url: '/v4/profile/grants', headers: member.headers })
       assert.deepEqual(
         grants.body.vpc.map((g: { id: number; permissions: string }) => [g.id, g.permissions]),
         [
@@ -295,12 +291,12 @@ describe('VPCs', () => {
     })
 
     it('see the events of VPCs they hold a grant on', async () => {
-      const owner = await createAccount(t)
-      const member = await createUser(t, owner)
-      const shared = await createVpc(t, owner, { subnets: [{ label: 's', ipv4: '10.0.0.0/24' }] })
-      await createVpc(t, owner)
-      await grantEntity(t, member, 'vpc', shared.id, 'read_only')
-      const events = await t.request({ method: 'GET', url: '/v4/account/events', headers: member.headers })
+      const owner = await createAccount(api)
+      const member = await createUser(api, owner)
+      const shared = await createVpc(api, owner, { subnets: [{ label: 's', ipv4: '10.0.0.0/24' }] })
+      await createVpc(api, owner)
+      await grantEntity(api, member, 'vpc', shared.id, 'read_only')
+      const events = await api.request({ method: 'GET', url: '/v4/account/events', headers: member.headers })
       assert.deepEqual(events.body.data.map((e: { action: string }) => e.action).sort(), [
         'subnet_create',
         'vpc_create',

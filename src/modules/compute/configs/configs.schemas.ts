@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox'
 import { IdSchema, Nullable, Page, TimestampSchema } from '../../../common/schemas.ts'
+import { term } from '../../../vocabulary/terms.ts'
 import { InterfaceInputSchema, InterfaceSchema } from '../interfaces/interfaces.schemas.ts'
 
 export const DEVICE_SLOTS = ['sda', 'sdb', 'sdc', 'sdd', 'sde', 'sdf', 'sdg', 'sdh'] as const
@@ -24,7 +25,7 @@ export const ConfigSchema = Type.Object({
   id: Type.Integer(),
   label: Type.String(),
   helpers: HelpersSchema,
-  kernel: Type.String(),
+  kernel: Type.String(term('imageId')),
   comments: Type.String(),
   memory_limit: Type.Integer(),
   created: TimestampSchema,
@@ -78,6 +79,7 @@ const ConfigFields = {
       maxLength: 64,
       pattern: '^compute/[A-Za-z0-9._+-]+$',
       'x-reason': 'Must be a kernel id such as compute/latest-64bit or compute/grub2',
+      ...term('imageId'),
     }),
   ),
   comments: Type.Optional(Type.String({ maxLength: 2048 })),

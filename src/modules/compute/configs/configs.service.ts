@@ -1,27 +1,25 @@
-import { sql } from 'kysely'
-import { badRequest, ErrorCollector, notFound } from '../../../common/errors.ts'
-import type { PageRequest } from '../../../common/pagination.ts'
+import { inContextTransaction, type RequestContext } from '../../../common/context.ts'
+import { badRequest, ErrorCollector } from '../../../common/errors.ts'
+import type { ListQuery } from '../../../common/pagination.ts'
 import type { PageResult } from '../../../common/schemas.ts'
-import { type Clock, nowTimestamp } from '../../../common/time.ts'
-import { compileFilter, type FilterSpec } from '../../../common/x-filter.ts'
+import { nowTimestamp } from '../../../common/time.ts'
 import type { Db } from '../../../db/connect.ts'
-import { dialectOf } from '../../../db/dialects/dialect.ts'
-import { inTransaction } from '../../../db/transaction.ts'
-import type { Actor } from '../../auth/actor.ts'
-import { recordEvent } from '../../events/events.repository.ts'
-import { computeEvent, configEntity } from '../compute-events.ts'
+import { buildEvent } from '../../events/event-builder.ts'
+import { recordEvent } from '../../events/events.service.ts'
+import { onConfig } from '../compute-events.ts'
 import { listInstanceDisks } from '../disks/disks.repository.ts'
-import { instanceFor, isBootedConfig } from '../instances/instance-access.ts'
+import { accessInstance, type InstanceIds, isBootedConfig } from '../instances/instance-access.ts'
 import { updateInstance } from '../instances/instances.repository.ts'
 import type { InstanceRow } from '../instances/instances.table.ts'
+import type { InterfaceListPlan } from '../interfaces/interface-planner.ts'
 import { listConfigInterfaces } from '../interfaces/interfaces.repository.ts'
 import type { InterfaceInput } from '../interfaces/interfaces.schemas.ts'
 import {
   applyInterfaceList,
-  type InterfaceListPlan,
   interfacesOfConfigs,
   planInterfaceList,
 } from '../interfaces/interfaces.service.ts'
+import { accessConfig, type ConfigIds } from './config-access.ts'
 import * as repo from './configs.repository.ts'
 import {
   type Config,
@@ -34,8 +32,7 @@ import {
 } from './configs.schemas.ts'
 import type { ConfigRow } from './configs.table.ts'
 
-/** Config profiles can be filtered by label. */
-const CONFIG_FILTERS: FilterSpec = { label: { column: 'label', type: 'string' } }
+export { accessConfig, type ConfigIds } from './config-access.ts'
 
 export const DEFAULT_HELPERS: Helpers = {
   updatedb_disabled: true,
@@ -113,29 +110,24 @@ async function render(db: Db, rows: ConfigRow[]): Promise<Config[]> {
   return rows.map((row) => toConfig(row, interfaces.get(row.id) ?? []))
 }
 
-export async function listConfigs(
-  db: Db,
-  actor: Actor,
-  instanceId: number,
-  page: PageRequest,
-  filter: string | undefined,
-): Promise<PageResult<Config>> {
-  const compiled = compileFilter(filter, CONFIG_FILTERS, dialectOf(db))
-  const instance = await instanceFor(db, actor, instanceId, 'read_only')
-  const order = [
-    ...(compiled.order ? [compiled.order] : []),
-    { expression: sql.ref('id'), direction: compiled.order?.direction ?? 'asc' } as const,
-  ]
-  const rows = await repo.pageInstanceConfigs(db, instance.id, page, compiled.where, order)
-  return { ...rows, data: await render(db, rows.data) }
-}
-
-export async function getConfig(db: Db, actor: Actor, instanceId: number, configId: number): Promise<Config> {
-  const instance = await instanceFor(db, actor, instanceId, 'read_only')
-  const row = await repo.findInstanceConfig(db, instance.id, configId)
-  if (row === undefined) throw notFound()
+async function renderOne(db: Db, row: ConfigRow): Promise<Config> {
   const [config] = await render(db, [row])
   return config as Config
+}
+
+export async function listConfigs(
+  ctx: RequestContext,
+  { instanceId }: InstanceIds,
+  list: ListQuery,
+): Promise<PageResult<Config>> {
+  const criteria = repo.configListCriteria(ctx.db, list.filter)
+  const instance = await accessInstance(ctx, { instanceId }, 'read_only')
+  const rows = await repo.pageInstanceConfigs(ctx.db, instance.id, list.page, criteria)
+  return { ...rows, data: await render(ctx.db, rows.data) }
+}
+
+export async function getConfig(ctx: RequestContext, ids: ConfigIds): Promise<Config> {
+  return renderOne(ctx.db, (await accessConfig(ctx, ids, 'read_only')).config)
 }
 
 /**
@@ -143,20 +135,18 @@ export async function getConfig(db: Db, actor: Actor, instanceId: number, config
  * interfaces it already planned). The caller holds the instance's lock and records events.
  */
 export async function insertConfigWithInterfaces(
-  trx: Db,
-  actor: Actor,
+  ctx: RequestContext,
   instance: InstanceRow,
   input: CreateConfigBody,
   now: string,
   errors: ErrorCollector,
   planned?: InterfaceListPlan,
 ): Promise<ConfigRow> {
-  const devices = await checkDevices(trx, instance, input.devices, input.initrd, errors)
+  const devices = await checkDevices(ctx.db, instance, input.devices, input.initrd, errors)
   const interfaces =
     planned ??
     (await planInterfaceList(
-      trx,
-      actor,
+      ctx,
       instance,
       [],
       (input.interfaces ?? []) as InterfaceInput[],
@@ -164,7 +154,7 @@ export async function insertConfigWithInterfaces(
       errors,
     ))
   errors.throwIfAny()
-  const row = await repo.insertConfig(trx, {
+  const row = await repo.insertConfig(ctx.db, {
     instance_id: instance.id,
     label: input.label,
     kernel: input.kernel ?? DEFAULT_KERNEL,
@@ -179,64 +169,53 @@ export async function insertConfigWithInterfaces(
     created: now,
     updated: now,
   })
-  await applyInterfaceList(trx, instance, row, interfaces)
+  await applyInterfaceList(ctx.db, instance, row, interfaces)
   return row
 }
 
 export async function createConfig(
-  db: Db,
-  clock: Clock,
-  actor: Actor,
-  instanceId: number,
+  ctx: RequestContext,
+  { instanceId }: InstanceIds,
   input: CreateConfigBody,
 ): Promise<Config> {
-  const row = await inTransaction(db, async (trx) => {
-    const instance = await instanceFor(trx, actor, instanceId, 'read_write')
-    const now = nowTimestamp(clock)
-    const config = await insertConfigWithInterfaces(trx, actor, instance, input, now, new ErrorCollector())
-    await recordEvent(
-      trx,
-      computeEvent(actor, 'compute_config_create', instance, now, {
-        secondary: configEntity(instance.id, config),
-        status: 'notification',
-      }),
-    )
+  const row = await inContextTransaction(ctx, async (tx) => {
+    const instance = await accessInstance(tx, { instanceId }, 'read_write')
+    const now = nowTimestamp(tx.clock)
+    const config = await insertConfigWithInterfaces(tx, instance, input, now, new ErrorCollector())
+    await recordEvent(tx.db, buildEvent(tx.actor, 'compute_config_create', onConfig(instance, config), now))
     return config
   })
-  const [config] = await render(db, [row])
-  return config as Config
+  return renderOne(ctx.db, row)
 }
 
-/** Fields left out keep their values; `interfaces`, when sent, is the profile's whole new list. */
+/**
+ * Fields left out keep their values; `interfaces`, when sent as a list, is the profile's whole new
+ * list. `"interfaces": null` keeps them too, as on the real service: the Go client and Terraform
+ * send it on every update, and must not detach the profile's VPC interfaces by renaming it.
+ */
 export async function updateConfig(
-  db: Db,
-  clock: Clock,
-  actor: Actor,
-  instanceId: number,
-  configId: number,
+  ctx: RequestContext,
+  ids: ConfigIds,
   input: UpdateConfigBody,
 ): Promise<Config> {
-  const row = await inTransaction(db, async (trx) => {
-    const instance = await instanceFor(trx, actor, instanceId, 'read_write')
-    const config = await repo.findInstanceConfig(trx, instance.id, configId)
-    if (config === undefined) throw notFound()
+  const row = await inContextTransaction(ctx, async (tx) => {
+    const { instance, config } = await accessConfig(tx, ids, 'read_write')
     const errors = new ErrorCollector()
-    const devices = await checkDevices(trx, instance, input.devices, input.initrd, errors)
+    const devices = await checkDevices(tx.db, instance, input.devices, input.initrd, errors)
     const interfaces =
-      input.interfaces === undefined
+      input.interfaces === undefined || input.interfaces === null
         ? undefined
         : await planInterfaceList(
-            trx,
-            actor,
+            tx,
             instance,
-            await listConfigInterfaces(trx, config.id),
-            (input.interfaces ?? []) as InterfaceInput[],
+            await listConfigInterfaces(tx.db, config.id),
+            input.interfaces as InterfaceInput[],
             'interfaces',
             errors,
           )
     errors.throwIfAny()
-    const now = nowTimestamp(clock)
-    const next = await repo.updateConfig(trx, config.id, {
+    const now = nowTimestamp(tx.clock)
+    const next = await repo.updateConfig(tx.db, config.id, {
       ...(input.label !== undefined && { label: input.label }),
       ...(input.kernel !== undefined && { kernel: input.kernel }),
       ...(input.comments !== undefined && { comments: input.comments }),
@@ -251,48 +230,27 @@ export async function updateConfig(
       ...(input.initrd !== undefined && { initrd: input.initrd }),
       updated: now,
     })
-    if (interfaces !== undefined) await applyInterfaceList(trx, instance, next, interfaces)
-    await recordEvent(
-      trx,
-      computeEvent(actor, 'compute_config_update', instance, now, {
-        secondary: configEntity(instance.id, next),
-        status: 'notification',
-      }),
-    )
+    if (interfaces !== undefined) await applyInterfaceList(tx.db, instance, next, interfaces)
+    await recordEvent(tx.db, buildEvent(tx.actor, 'compute_config_update', onConfig(instance, next), now))
     return next
   })
-  const [config] = await render(db, [row])
-  return config as Config
+  return renderOne(ctx.db, row)
 }
 
 /** The profile a running instance was booted from cannot be deleted. */
-export async function deleteConfig(
-  db: Db,
-  clock: Clock,
-  actor: Actor,
-  instanceId: number,
-  configId: number,
-): Promise<void> {
-  await inTransaction(db, async (trx) => {
-    const instance = await instanceFor(trx, actor, instanceId, 'read_write')
-    const config = await repo.findInstanceConfig(trx, instance.id, configId)
-    if (config === undefined) throw notFound()
+export async function deleteConfig(ctx: RequestContext, ids: ConfigIds): Promise<void> {
+  await inContextTransaction(ctx, async (tx) => {
+    const { instance, config } = await accessConfig(tx, ids, 'read_write')
     if (isBootedConfig(instance, config.id)) {
       throw badRequest(
         'The config profile a running Compute was booted from cannot be deleted; shut it down first',
       )
     }
-    await repo.deleteConfig(trx, config.id)
-    const now = nowTimestamp(clock)
+    await repo.deleteConfig(tx.db, config.id)
+    const now = nowTimestamp(tx.clock)
     if (instance.booted_config_id === config.id) {
-      await updateInstance(trx, instance.id, { booted_config_id: null })
+      await updateInstance(tx.db, instance.id, { booted_config_id: null })
     }
-    await recordEvent(
-      trx,
-      computeEvent(actor, 'compute_config_delete', instance, now, {
-        secondary: configEntity(instance.id, config),
-        status: 'notification',
-      }),
-    )
+    await recordEvent(tx.db, buildEvent(tx.actor, 'compute_config_delete', onConfig(instance, config), now))
   })
 }

@@ -1,38 +1,33 @@
-import type { RawBuilder, SqlBool } from 'kysely'
-import { type OrderTerm, type PageRequest, paginate } from '../../../common/pagination.ts'
-import type { PageResult } from '../../../common/schemas.ts'
+import { sameNameColumns } from '../../../common/filter-columns.ts'
+import type { PageRequest } from '../../../common/pagination.ts'
+import type { FilterSpec } from '../../../common/x-filter.ts'
 import type { Db } from '../../../db/connect.ts'
+import { dialectOf } from '../../../db/dialects/dialect.ts'
+import { type ListCriteria, listCriteria } from '../../../db/list-criteria.ts'
+import { allOfInstance, findOfInstance, pageOfInstance } from '../instance-children.repository.ts'
 import type { DiskRow, NewDiskRow } from './disks.table.ts'
 
-export async function pageInstanceDisks(
-  db: Db,
-  instanceId: number,
-  page: PageRequest,
-  where: RawBuilder<SqlBool> | undefined,
-  order: OrderTerm[],
-): Promise<PageResult<DiskRow>> {
-  let query = db.selectFrom('compute_disks').selectAll().where('instance_id', '=', instanceId)
-  if (where) query = query.where(where)
-  return paginate(query, page, order)
-}
+/** Filterable disk fields (docs/service-facts.md#filterable-fields). */
+const DISK_FILTERS: FilterSpec = sameNameColumns({
+  label: 'string',
+  size: 'integer',
+})
 
-export async function listInstanceDisks(db: Db, instanceId: number): Promise<DiskRow[]> {
-  return db
-    .selectFrom('compute_disks')
-    .selectAll()
-    .where('instance_id', '=', instanceId)
-    .orderBy('id')
-    .execute()
-}
+/**
+ * The X-Filter and order of an instance's disk list. Services compile it before looking the
+ * instance up, so a bad filter is reported first.
+ */
+export const diskListCriteria = (db: Db, filter: string | undefined): ListCriteria =>
+  listCriteria({ filter, spec: DISK_FILTERS, dialect: dialectOf(db), order: { unique: 'id' } })
 
-export async function findInstanceDisk(db: Db, instanceId: number, id: number): Promise<DiskRow | undefined> {
-  return db
-    .selectFrom('compute_disks')
-    .selectAll()
-    .where('id', '=', id)
-    .where('instance_id', '=', instanceId)
-    .executeTakeFirst()
-}
+export const pageInstanceDisks = (db: Db, instanceId: number, page: PageRequest, criteria: ListCriteria) =>
+  pageOfInstance(db, 'compute_disks', instanceId, page, criteria)
+
+export const listInstanceDisks = (db: Db, instanceId: number): Promise<DiskRow[]> =>
+  allOfInstance(db, 'compute_disks', instanceId)
+
+export const findInstanceDisk = (db: Db, instanceId: number, id: number): Promise<DiskRow | undefined> =>
+  findOfInstance(db, 'compute_disks', instanceId, id)
 
 export async function insertDisk(db: Db, row: NewDiskRow): Promise<DiskRow> {
   return db.insertInto('compute_disks').values(row).returningAll().executeTakeFirstOrThrow()

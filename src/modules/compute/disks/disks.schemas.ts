@@ -3,7 +3,7 @@ import { IdParamSchema, Page, TimestampSchema } from '../../../common/schemas.ts
 
 export const DISK_FILESYSTEMS = ['raw', 'swap', 'ext3', 'ext4', 'initrd'] as const
 
-/** The disk object at 4.174.0 (api-facts 4.3), in the recorded key order. */
+/** The disk object at 4.174.0 (docs/service-facts.md#disks), in the recorded key order. */
 export const DiskSchema = Type.Object({
   id: Type.Integer(),
   status: Type.String({ enum: ['ready', 'not ready', 'deleting'] }),

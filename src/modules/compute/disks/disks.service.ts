@@ -1,20 +1,16 @@
-import { sql } from 'kysely'
+import type { RequestContext } from '../../../common/context.ts'
 import { notFound } from '../../../common/errors.ts'
-import { mapPage, type PageRequest } from '../../../common/pagination.ts'
+import { type ListQuery, mapPage } from '../../../common/pagination.ts'
 import type { PageResult } from '../../../common/schemas.ts'
-import { compileFilter, type FilterSpec } from '../../../common/x-filter.ts'
-import type { Db } from '../../../db/connect.ts'
-import { dialectOf } from '../../../db/dialects/dialect.ts'
-import type { Actor } from '../../auth/actor.ts'
-import { instanceFor } from '../instances/instance-access.ts'
+import type { Permission } from '../../grants/grant-types.ts'
+import { accessInstance, type InstanceIds } from '../instances/instance-access.ts'
+import type { InstanceRow } from '../instances/instances.table.ts'
 import * as repo from './disks.repository.ts'
 import type { Disk } from './disks.schemas.ts'
 import type { DiskRow } from './disks.table.ts'
 
-/** Filterable disk fields (api-facts 2.2). */
-const DISK_FILTERS: FilterSpec = {
-  label: { column: 'label', type: 'string' },
-  size: { column: 'size', type: 'integer' },
+export interface DiskIds extends InstanceIds {
+  diskId: number
 }
 
 export function toDisk(row: DiskRow): Disk {
@@ -29,25 +25,42 @@ export function toDisk(row: DiskRow): Disk {
   }
 }
 
-export async function listDisks(
-  db: Db,
-  actor: Actor,
-  instanceId: number,
-  page: PageRequest,
-  filter: string | undefined,
-): Promise<PageResult<Disk>> {
-  const compiled = compileFilter(filter, DISK_FILTERS, dialectOf(db))
-  const instance = await instanceFor(db, actor, instanceId, 'read_only')
-  const order = [
-    ...(compiled.order ? [compiled.order] : []),
-    { expression: sql.ref('id'), direction: compiled.order?.direction ?? 'asc' } as const,
-  ]
-  return mapPage(await repo.pageInstanceDisks(db, instance.id, page, compiled.where, order), toDisk)
+/**
+ * The one way to reach a disk: its instance as `accessInstance` gives it (in the account, with
+ * `permission`, locked for a write), then the disk among the instance's (404 otherwise).
+ */
+export async function accessDisk(
+  ctx: RequestContext,
+  { instanceId, diskId }: DiskIds,
+  permission: Permission,
+): Promise<{ instance: InstanceRow; disk: DiskRow }> {
+  const instance = await accessInstance(ctx, { instanceId }, permission)
+  const disk = await repo.findInstanceDisk(ctx.db, instance.id, diskId)
+  if (disk === undefined) throw notFound()
+  return { instance, disk }
 }
 
-export async function getDisk(db: Db, actor: Actor, instanceId: number, diskId: number): Promise<Disk> {
-  const instance = await instanceFor(db, actor, instanceId, 'read_only')
-  const row = await repo.findInstanceDisk(db, instance.id, diskId)
-  if (row === undefined) throw notFound()
-  return toDisk(row)
+/**
+ * The instance a disk of the caller's account belongs to, for requests that name only the disk
+ * (image capture); undefined when the account has no such disk. Access goes through `accessDisk`.
+ */
+export async function findDiskInstanceId(
+  ctx: RequestContext,
+  { diskId }: { diskId: number },
+): Promise<number | undefined> {
+  return (await repo.findAccountDisk(ctx.db, ctx.actor.accountId, diskId))?.instance_id
+}
+
+export async function listDisks(
+  ctx: RequestContext,
+  { instanceId }: InstanceIds,
+  list: ListQuery,
+): Promise<PageResult<Disk>> {
+  const criteria = repo.diskListCriteria(ctx.db, list.filter)
+  const instance = await accessInstance(ctx, { instanceId }, 'read_only')
+  return mapPage(await repo.pageInstanceDisks(ctx.db, instance.id, list.page, criteria), toDisk)
+}
+
+export async function getDisk(ctx: RequestContext, ids: DiskIds): Promise<Disk> {
+  return toDisk((await accessDisk(ctx, ids, 'read_only')).disk)
 }

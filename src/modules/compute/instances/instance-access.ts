@@ -1,27 +1,29 @@
+import type { RequestContext } from '../../../common/context.ts'
 import { notFound } from '../../../common/errors.ts'
-import type { Db } from '../../../db/connect.ts'
-import type { Actor } from '../../auth/actor.ts'
 import { assertEntityGrant } from '../../grants/authorize.ts'
 import type { Permission } from '../../grants/grant-types.ts'
-import { findAccountInstance, lockAccountInstance } from './instances.repository.ts'
+import { findAccountInstance } from './instances.repository.ts'
 import type { InstanceRow } from './instances.table.ts'
 
+export interface InstanceIds {
+  instanceId: number
+}
+
 /**
- * The instance of the actor's account (404 otherwise, before any grant is consulted) with the grant
- * the operation needs. Writers lock it, so one instance's changes never interleave.
+ * The one way to reach an instance: it must be in the caller's account (404 otherwise, before any
+ * grant is consulted), and the caller needs `permission` on it. Writers lock it, so one instance's
+ * changes never interleave. Exported to other domains by `instances.service.ts`.
  */
-export async function instanceFor(
-  db: Db,
-  actor: Actor,
-  id: number,
-  needed: Permission,
+export async function accessInstance(
+  ctx: RequestContext,
+  { instanceId }: InstanceIds,
+  permission: Permission,
 ): Promise<InstanceRow> {
-  const row =
-    needed === 'read_write'
-      ? await lockAccountInstance(db, actor.accountId, id)
-      : await findAccountInstance(db, actor.accountId, id)
+  const row = await findAccountInstance(ctx.db, ctx.actor.accountId, instanceId, {
+    lock: permission === 'read_write',
+  })
   if (row === undefined) throw notFound()
-  await assertEntityGrant(db, actor, 'compute', row.id, needed)
+  await assertEntityGrant(ctx.db, ctx.actor, 'compute', row.id, permission)
   return row
 }
 

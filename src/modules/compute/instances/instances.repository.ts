@@ -1,33 +1,27 @@
-import { type RawBuilder, type SqlBool, sql } from 'kysely'
-import { type OrderTerm, type PageRequest, paginate } from '../../../common/pagination.ts'
+import { sql } from 'kysely'
+import { pageOfFilteredList } from '../../../common/filtered-list.ts'
+import type { ListQuery } from '../../../common/pagination.ts'
 import type { PageResult } from '../../../common/schemas.ts'
+import type { FilterSpec } from '../../../common/x-filter.ts'
 import type { Db } from '../../../db/connect.ts'
 import { forUpdate } from '../../../db/dialects/dialect.ts'
+import type { GrantedListScope } from '../../grants/authorize.ts'
+import { grantRestriction } from '../../grants/grant-filter.ts'
 import type { InstanceRow, InstanceRowUpdate, NewInstanceRow } from './instances.table.ts'
 
+/** The account's instance; `lock` holds its row until the transaction ends (PostgreSQL), for a change. */
 export async function findAccountInstance(
   db: Db,
   accountId: number,
   id: number,
+  options: { lock?: boolean } = {},
 ): Promise<InstanceRow | undefined> {
-  return db
+  const query = db
     .selectFrom('compute_instances')
     .selectAll()
     .where('id', '=', id)
     .where('account_id', '=', accountId)
-    .executeTakeFirst()
-}
-
-/** The instance, locked until the transaction ends (PostgreSQL): its changes are serialized. */
-export async function lockAccountInstance(
-  db: Db,
-  accountId: number,
-  id: number,
-): Promise<InstanceRow | undefined> {
-  return forUpdate(
-    db,
-    db.selectFrom('compute_instances').selectAll().where('id', '=', id).where('account_id', '=', accountId),
-  ).executeTakeFirst()
+  return (options.lock ? forUpdate(db, query) : query).executeTakeFirst()
 }
 
 export async function findInstanceByLabel(
@@ -43,16 +37,25 @@ export async function findInstanceByLabel(
     .executeTakeFirst()
 }
 
-export async function listAccountInstances(
+/** Filterable instance fields. */
+const INSTANCE_FILTERS: FilterSpec = {
+  id: { column: 'id', type: 'integer' },
+  label: { column: 'label', type: 'string' },
+  group: { column: 'display_group', type: 'string' },
+  region: { column: 'region', type: 'string' },
+  type: { column: 'type', type: 'string' },
+  image: { column: 'image', type: 'string', nullable: true },
+}
+
+/** The account's instances, or a restricted user's granted ones. */
+export function listAccountInstances(
   db: Db,
-  accountId: number,
-  page: PageRequest,
-  where: RawBuilder<SqlBool> | undefined,
-  order: OrderTerm[],
+  scope: GrantedListScope,
+  list: ListQuery,
 ): Promise<PageResult<InstanceRow>> {
-  let query = db.selectFrom('compute_instances').selectAll().where('account_id', '=', accountId)
-  if (where) query = query.where(where)
-  return paginate(query, page, order)
+  const query = db.selectFrom('compute_instances').selectAll().where('account_id', '=', scope.accountId)
+  const restriction = grantRestriction('compute', 'id', scope.restrictedUserId)
+  return pageOfFilteredList(db, query, { spec: INSTANCE_FILTERS, unique: 'id', restriction }, list)
 }
 
 export async function insertInstance(db: Db, row: NewInstanceRow): Promise<InstanceRow> {
@@ -89,4 +92,20 @@ export async function setActiveConfig(db: Db, instanceId: number, configId: numb
     .set({ active: sql<boolean>`(config_id = ${configId})` })
     .where('instance_id', '=', instanceId)
     .execute()
+}
+
+/** The account's instances' monthly transfer (their types' `transfer`, GB) summed by region. */
+export async function sumTransferByRegion(
+  db: Db,
+  accountId: number,
+): Promise<Array<{ region: string; quota: number }>> {
+  const rows = await db
+    .selectFrom('compute_instances as i')
+    .innerJoin('compute_types as t', 't.id', 'i.type')
+    .select(['i.region as region', sql<number>`sum(t.transfer)`.as('quota')])
+    .where('i.account_id', '=', accountId)
+    .groupBy('i.region')
+    .orderBy('i.region')
+    .execute()
+  return rows.map((r) => ({ region: r.region, quota: Number(r.quota) }))
 }

@@ -1,15 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
-import { parseId } from '../../../common/ids.ts'
-import { parsePageQuery } from '../../../common/pagination.ts'
-import {
-  EmptyObjectSchema,
-  errorResponses,
-  FilterHeadersSchema,
-  PageQuerySchema,
-} from '../../../common/schemas.ts'
-import { requireActor } from '../../../plugins/auth.ts'
-import type { Scope } from '../../auth/scopes.ts'
+import { listInput, listRoute, route } from '../../../common/route-schemas.ts'
+import { EmptyObjectSchema } from '../../../common/schemas.ts'
+import { contextOf } from '../../../plugins/request-context.ts'
+import { instanceIds, read, tags, write } from '../compute-routes.ts'
+import type { DeployImages } from './deploy-image.ts'
 import * as power from './instance-power.service.ts'
 import {
   CreateInstanceBodySchema,
@@ -21,186 +16,134 @@ import {
 } from './instances.schemas.ts'
 import * as instances from './instances.service.ts'
 
-const tags = ['Compute instances']
-const read = { scopes: ['computes:read_only'] as Scope[] }
-const write = { scopes: ['computes:read_write'] as Scope[] }
-
 /** Boot and reboot take an optional body: none at all counts as `{}`. */
 const noBodyIsEmpty = async (request: FastifyRequest) => {
   if (request.body === undefined || request.body === null) request.body = {}
 }
 
-export const instancesRoutes: FastifyPluginAsyncTypebox = async (app) => {
+/** A write on the instance in the path with no body, answered with `{}`. */
+const instanceAction = <const S extends { operationId: string; summary: string }>(doc: S) =>
+  route(write, { ...doc, tags, params: InstanceParamsSchema }, EmptyObjectSchema)
+
+/** Boot or reboot: the instance in the path, an optional power body, answered with `{}`. */
+const powerAction = <const S extends { operationId: string; summary: string }>(doc: S) => ({
+  ...route(write, { ...doc, tags, params: InstanceParamsSchema, body: PowerBodySchema }, EmptyObjectSchema),
+  preValidation: noBodyIsEmpty,
+})
+
+export interface InstancesRoutesOptions {
+  /** Where instance create finds the image to deploy (the images domain, wired in src/routes.ts). */
+  images: DeployImages
+}
+
+export const instancesRoutes: FastifyPluginAsyncTypebox<InstancesRoutesOptions> = async (app, options) => {
   app.get(
     '/compute/instances',
-    {
-      schema: {
-        operationId: 'getComputeInstances',
-        summary: 'List compute instances',
-        tags,
-        querystring: PageQuerySchema,
-        headers: FilterHeadersSchema,
-        response: { 200: InstancePageSchema, ...errorResponses },
-      },
-      config: { auth: read },
-    },
-    async (request) =>
-      instances.listInstances(
-        app.db,
-        requireActor(request),
-        parsePageQuery(request.query),
-        request.headers['x-filter'],
-      ),
+    listRoute(
+      read,
+      { operationId: 'getComputeInstances', summary: 'List compute instances', tags },
+      InstancePageSchema,
+    ),
+    async (request) => instances.listInstances(contextOf(request), listInput(request)),
   )
 
   app.get(
     '/compute/instances/:instanceId',
-    {
-      schema: {
+    route(
+      read,
+      {
         operationId: 'getComputeInstance',
         summary: 'View a compute instance',
         tags,
         params: InstanceParamsSchema,
-        response: { 200: InstanceSchema, ...errorResponses },
       },
-      config: { auth: read },
-    },
-    async (request) =>
-      instances.getInstance(app.db, requireActor(request), parseId(request.params.instanceId)),
+      InstanceSchema,
+    ),
+    async (request) => instances.getInstance(contextOf(request), instanceIds(request.params)),
   )
 
   app.post(
     '/compute/instances',
-    {
-      schema: {
+    route(
+      write,
+      {
         operationId: 'createComputeInstance',
         summary: 'Create an instance; with an image it is deployed and booted in the same request',
         tags,
         body: CreateInstanceBodySchema,
-        response: { 200: InstanceSchema, ...errorResponses },
       },
-      config: { auth: write },
-    },
-    async (request) => instances.createInstance(app.db, app.clock, requireActor(request), request.body),
+      InstanceSchema,
+    ),
+    async (request) =>
+      instances.createInstance(
+        contextOf(request),
+        request.body,
+        options.images,
+        app.vocabulary.defaultInstanceLabelPrefix,
+      ),
   )
 
   app.put(
     '/compute/instances/:instanceId',
-    {
-      schema: {
+    route(
+      write,
+      {
         operationId: 'updateComputeInstance',
         summary: "Change an instance's label, group, tags, watchdog or alerts",
         tags,
         params: InstanceParamsSchema,
         body: UpdateInstanceBodySchema,
-        response: { 200: InstanceSchema, ...errorResponses },
       },
-      config: { auth: write },
-    },
+      InstanceSchema,
+    ),
     async (request) =>
-      instances.updateInstance(
-        app.db,
-        app.clock,
-        requireActor(request),
-        parseId(request.params.instanceId),
-        request.body,
-      ),
+      instances.updateInstance(contextOf(request), instanceIds(request.params), request.body),
   )
 
   app.delete(
     '/compute/instances/:instanceId',
-    {
-      schema: {
-        operationId: 'deleteComputeInstance',
-        summary: 'Delete an instance with its disks, config profiles and interfaces',
-        tags,
-        params: InstanceParamsSchema,
-        response: { 200: EmptyObjectSchema, ...errorResponses },
-      },
-      config: { auth: write },
-    },
+    instanceAction({
+      operationId: 'deleteComputeInstance',
+      summary: 'Delete an instance with its disks, config profiles and interfaces',
+    }),
     async (request) => {
-      await instances.deleteInstance(
-        app.db,
-        app.clock,
-        requireActor(request),
-        parseId(request.params.instanceId),
-      )
+      await instances.deleteInstance(contextOf(request), instanceIds(request.params))
       return {}
     },
   )
 
   app.post(
     '/compute/instances/:instanceId/boot',
-    {
-      schema: {
-        operationId: 'bootComputeInstance',
-        summary: "Boot an instance (the booted profile's interfaces become active)",
-        tags,
-        params: InstanceParamsSchema,
-        body: PowerBodySchema,
-        response: { 200: EmptyObjectSchema, ...errorResponses },
-      },
-      config: { auth: write },
-      preValidation: noBodyIsEmpty,
-    },
+    powerAction({
+      operationId: 'bootComputeInstance',
+      summary: "Boot an instance (the booted profile's interfaces become active)",
+    }),
     async (request) => {
-      await power.bootInstance(
-        app.db,
-        app.clock,
-        requireActor(request),
-        parseId(request.params.instanceId),
-        request.body.config_id,
-      )
+      await power.bootInstance(contextOf(request), instanceIds(request.params), request.body)
       return {}
     },
   )
 
   app.post(
     '/compute/instances/:instanceId/reboot',
-    {
-      schema: {
-        operationId: 'rebootComputeInstance',
-        summary: 'Reboot an instance, optionally into another config profile',
-        tags,
-        params: InstanceParamsSchema,
-        body: PowerBodySchema,
-        response: { 200: EmptyObjectSchema, ...errorResponses },
-      },
-      config: { auth: write },
-      preValidation: noBodyIsEmpty,
-    },
+    powerAction({
+      operationId: 'rebootComputeInstance',
+      summary: 'Reboot an instance, optionally into another config profile',
+    }),
     async (request) => {
-      await power.rebootInstance(
-        app.db,
-        app.clock,
-        requireActor(request),
-        parseId(request.params.instanceId),
-        request.body.config_id,
-      )
+      await power.rebootInstance(contextOf(request), instanceIds(request.params), request.body)
       return {}
     },
   )
 
   app.post(
     '/compute/instances/:instanceId/shutdown',
-    {
-      schema: {
-        operationId: 'shutdownComputeInstance',
-        summary: 'Shut an instance down (its interfaces become inactive)',
-        tags,
-        params: InstanceParamsSchema,
-        response: { 200: EmptyObjectSchema, ...errorResponses },
-      },
-      config: { auth: write },
-    },
+    instanceAction({
+      operationId: 'shutdownComputeInstance',
+      summary: 'Shut an instance down (its interfaces become inactive)',
+    }),
     async (request) => {
-      await power.shutdownInstance(
-        app.db,
-        app.clock,
-        requireActor(request),
-        parseId(request.params.instanceId),
-      )
+      await power.shutdownInstance(contextOf(request), instanceIds(request.params))
       return {}
     },
   )

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox'
 import { IdParamSchema, IdSchema, Nullable, Page, TimestampSchema } from '../../../common/schemas.ts'
+import { term } from '../../../vocabulary/terms.ts'
 import { InterfaceInputSchema } from '../interfaces/interfaces.schemas.ts'
 
 export const INSTANCE_STATUSES = [
@@ -37,7 +38,7 @@ export const InstanceSchema = Type.Object({
   type: Nullable(Type.String()),
   ipv4: Type.Array(Type.String()),
   ipv6: Nullable(Type.String()),
-  image: Nullable(Type.String()),
+  image: Nullable(Type.String(term('imageId'))),
   region: Type.String(),
   specs: Type.Object({
     disk: Type.Integer(),
@@ -76,25 +77,32 @@ export const InstanceLabelSchema = Type.String({
 })
 
 const TagSchema = Type.String({ minLength: 3, maxLength: 50 })
+/** Tags on one instance: a bound so that a request's size cannot grow its validation's cost. */
+const MAX_TAGS = 100
 
 export const CreateInstanceBodySchema = Type.Object({
   region: Type.String({ minLength: 1, maxLength: 64 }),
   type: Type.String({ minLength: 1, maxLength: 64 }),
   label: Type.Optional(InstanceLabelSchema),
-  image: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
+  image: Type.Optional(Nullable(Type.String({ maxLength: 64, ...term('imageId') }))),
   root_pass: Type.Optional(Type.String({ minLength: 7, maxLength: 128 })),
   booted: Type.Optional(Type.Boolean()),
   swap_size: Type.Optional(Type.Integer({ minimum: 0, maximum: 1048576 })),
   group: Type.Optional(Type.String({ maxLength: 50 })),
-  tags: Type.Optional(Type.Array(TagSchema)),
+  tags: Type.Optional(Type.Array(TagSchema, { maxItems: MAX_TAGS })),
   interfaces: Type.Optional(Nullable(Type.Array(InterfaceInputSchema, { maxItems: 3 }))),
+  /** A script to deploy with the image, and the values of its user-defined fields. */
+  stackscript_id: Type.Optional(Nullable(IdSchema)),
+  stackscript_data: Type.Optional(
+    Nullable(Type.Record(Type.String(), Type.String({ maxLength: 65_535 }), { maxProperties: 100 })),
+  ),
 })
 export type CreateInstanceBody = Static<typeof CreateInstanceBodySchema>
 
 export const UpdateInstanceBodySchema = Type.Object({
   label: Type.Optional(InstanceLabelSchema),
   group: Type.Optional(Type.String({ maxLength: 50 })),
-  tags: Type.Optional(Type.Array(TagSchema)),
+  tags: Type.Optional(Type.Array(TagSchema, { maxItems: MAX_TAGS })),
   watchdog_enabled: Type.Optional(Type.Boolean()),
   alerts: Type.Optional(
     Type.Object({

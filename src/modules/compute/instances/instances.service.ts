@@ -1,43 +1,47 @@
-import { randomBytes } from 'node:crypto'
-import { sql } from 'kysely'
+import { inContextTransaction, type RequestContext } from '../../../common/context.ts'
 import { badRequest, ErrorCollector } from '../../../common/errors.ts'
-import type { PageRequest } from '../../../common/pagination.ts'
+import type { ListQuery } from '../../../common/pagination.ts'
+import { randomBytes } from '../../../common/random.ts'
 import type { PageResult } from '../../../common/schemas.ts'
-import { type Clock, nowTimestamp } from '../../../common/time.ts'
-import { compileFilter, type FilterSpec } from '../../../common/x-filter.ts'
+import { nowTimestamp } from '../../../common/time.ts'
 import type { Db } from '../../../db/connect.ts'
-import { dialectOf, isUniqueViolation } from '../../../db/dialects/dialect.ts'
-import { inTransaction } from '../../../db/transaction.ts'
-import type { Actor } from '../../auth/actor.ts'
-import { type NewEvent, recordEvents } from '../../events/events.repository.ts'
-import { assertEntityGrant, assertGlobalGrant, grantedOnly, grantToCreator } from '../../grants/authorize.ts'
-import { deleteEntityGrants } from '../../grants/grants.repository.ts'
-import { findVisibleImage, wireImageId } from '../../images/images.repository.ts'
-import type { ImageRow } from '../../images/images.table.ts'
-import { findRegion } from '../../regions/regions.repository.ts'
-import { computeEvent, configEntity, diskEntity } from '../compute-events.ts'
+import { isUniqueViolation } from '../../../db/dialects/dialect.ts'
+import { lockAccount } from '../../accounts/accounts.service.ts'
+import type { TransferQuotas } from '../../accounts/transfer-quotas.ts'
+import { buildEvent } from '../../events/event-builder.ts'
+import type { NewEvent } from '../../events/event-types.ts'
+import { recordEvents } from '../../events/events.service.ts'
+import { assertGlobalGrant, grantedListScope, grantToCreator } from '../../grants/authorize.ts'
+import { deleteEntityGrants } from '../../grants/grants.service.ts'
+import { checkRegionOffers } from '../../regions/region-capabilities.ts'
+import { findRegion } from '../../regions/regions.service.ts'
+import { configEntity, diskEntity, finishedOnInstance, imageEntity, onInstance } from '../compute-events.ts'
 import { insertConfigWithInterfaces } from '../configs/configs.service.ts'
 import { insertDisk } from '../disks/disks.repository.ts'
 import type { DiskRow } from '../disks/disks.table.ts'
 import type { InterfaceInput } from '../interfaces/interfaces.schemas.ts'
 import { planInterfaceList } from '../interfaces/interfaces.service.ts'
+import { countScriptDeployment, planScriptDeployment } from '../scripts/scripts.service.ts'
 import { findType, findTypes } from '../types/types.repository.ts'
 import type { ComputeTypeRow } from '../types/types.table.ts'
-import { instanceFor } from './instance-access.ts'
+import type { DeployImage, DeployImages } from './deploy-image.ts'
+import { accessInstance, type InstanceIds } from './instance-access.ts'
+import { countAccountInstances, instancesPerAccount } from './instance-limits.repository.ts'
+import { instanceWorkSeconds, scheduleInstanceWork } from './instance-work.service.ts'
 import * as repo from './instances.repository.ts'
 import type { Alerts, CreateInstanceBody, Instance, UpdateInstanceBody } from './instances.schemas.ts'
 import type { InstanceRow } from './instances.table.ts'
-import { allocatePublicAddresses } from './public-ips.repository.ts'
+import { allocatePublicAddresses, releasePublicAddresses } from './public-ips.repository.ts'
 
-/** Filterable instance fields. */
-const INSTANCE_FILTERS: FilterSpec = {
-  id: { column: 'id', type: 'integer' },
-  label: { column: 'label', type: 'string' },
-  group: { column: 'display_group', type: 'string' },
-  region: { column: 'region', type: 'string' },
-  type: { column: 'type', type: 'string' },
-  image: { column: 'image', type: 'string', nullable: true },
-}
+export { accessInstance, type InstanceIds } from './instance-access.ts'
+/** A region's public addresses are one sequence for every resource that takes one (load balancers too). */
+export {
+  allocatePublicAddresses,
+  type PublicAddresses,
+  releasePublicAddresses,
+} from './public-ips.repository.ts'
+
+import { DOCUMENT_VOCABULARY } from '../../../vocabulary/vocabulary.ts'
 
 const DEFAULT_SWAP_MB = 512
 const labelTaken = () => badRequest('Label must be unique among your Computes', 'label')
@@ -104,61 +108,78 @@ export async function renderInstance(db: Db, row: InstanceRow): Promise<Instance
   return toInstance(row, await findType(db, row.type))
 }
 
-export async function listInstances(
-  db: Db,
-  actor: Actor,
-  page: PageRequest,
-  filter: string | undefined,
-): Promise<PageResult<Instance>> {
-  const compiled = compileFilter(filter, INSTANCE_FILTERS, dialectOf(db))
-  const granted = grantedOnly(actor, 'compute', 'id')
-  const where =
-    compiled.where && granted ? sql<boolean>`(${compiled.where} and ${granted})` : (compiled.where ?? granted)
-  const order = [
-    ...(compiled.order ? [compiled.order] : []),
-    { expression: sql.ref('id'), direction: compiled.order?.direction ?? 'asc' } as const,
-  ]
-  const rows = await repo.listAccountInstances(db, actor.accountId, page, where, order)
-  return { ...rows, data: await renderInstances(db, rows.data) }
+export async function listInstances(ctx: RequestContext, list: ListQuery): Promise<PageResult<Instance>> {
+  const rows = await repo.listAccountInstances(ctx.db, grantedListScope(ctx.actor), list)
+  return { ...rows, data: await renderInstances(ctx.db, rows.data) }
 }
 
-export async function getInstance(db: Db, actor: Actor, id: number): Promise<Instance> {
-  return renderInstance(db, await instanceFor(db, actor, id, 'read_only'))
+/** The account's transfer pool by region: each instance adds its type's monthly transfer. */
+export const transferQuotas: TransferQuotas = {
+  byRegion: (ctx) => repo.sumTransferByRegion(ctx.db, ctx.actor.accountId),
+}
+
+export async function getInstance(ctx: RequestContext, ids: InstanceIds): Promise<Instance> {
+  return renderInstance(ctx.db, await accessInstance(ctx, ids, 'read_only'))
+}
+
+/**
+ * The account's instance limit, with the real service's answer when it is reached. Creates of one
+ * account are serialized here, so racing requests cannot both take the last place.
+ */
+async function checkInstanceLimit(tx: RequestContext): Promise<void> {
+  await lockAccount(tx)
+  const limit = await instancesPerAccount(tx.db, tx.actor.accountId)
+  if ((await countAccountInstances(tx.db, tx.actor.accountId)) >= limit) {
+    throw badRequest('Account Limit reached. Please open a support ticket.')
+  }
 }
 
 interface Deployment {
-  image: ImageRow
+  image: DeployImage
   rootSize: number
   swapSize: number
 }
 
 /**
  * Creates, deploys and (by default) boots an instance in one request: the root and swap disks from
- * the image, a config profile using them with the requested interfaces, a public address. Every
- * step happens now, so the answer already shows the final status; the events tell the story.
+ * the image (found through `images`), a config profile using them with the requested interfaces, a
+ * public address. Every step happens now, so the answer already shows the final status; the events
+ * tell the story.
  */
 export async function createInstance(
-  db: Db,
-  clock: Clock,
-  actor: Actor,
+  ctx: RequestContext,
   input: CreateInstanceBody,
+  images: DeployImages,
+  /** The wire vocabulary's prefix of default labels (`<prefix><id>`). */
+  labelPrefix = DOCUMENT_VOCABULARY.defaultInstanceLabelPrefix,
 ): Promise<Instance> {
-  return inTransaction(db, async (trx) => {
-    await assertGlobalGrant(trx, actor, 'add_computes')
+  return inContextTransaction(ctx, async (tx) => {
+    const { db, actor } = tx
+    await assertGlobalGrant(db, actor, 'add_computes')
+    await checkInstanceLimit(tx)
     const errors = new ErrorCollector()
-    const type = await findType(trx, input.type)
+    const type = await findType(db, input.type)
     if (type === undefined) errors.add('A valid plan type by that ID was not found', 'type')
-    const region = await findRegion(trx, input.region)
-    if (region === undefined) errors.add('Region not found', 'region')
-    else if (!(JSON.parse(region.capabilities) as string[]).includes('Computes')) {
-      errors.add('Region does not support Computes', 'region')
-    }
-    if (input.label !== undefined && (await repo.findInstanceByLabel(trx, actor.accountId, input.label))) {
+    const region = await findRegion(db, input.region)
+    checkRegionOffers(region, 'Computes', errors)
+    if (input.label !== undefined && (await repo.findInstanceByLabel(db, actor.accountId, input.label))) {
       errors.add('Label must be unique among your Computes', 'label')
     }
-    const deployment = await planDeployment(trx, actor, input, type, errors)
-    const now = nowTimestamp(clock)
-    const addresses = region ? await allocatePublicAddresses(trx, region.id) : undefined
+    const deployment = await planDeployment(tx, images, input, type, errors)
+    const script =
+      input.stackscript_id == null
+        ? undefined
+        : await planScriptDeployment(
+            tx,
+            {
+              stackscriptId: input.stackscript_id,
+              data: input.stackscript_data ?? {},
+              imageId: deployment?.image.id ?? (input.image || undefined),
+            },
+            errors,
+          )
+    const now = nowTimestamp(tx.clock)
+    const addresses = region ? await allocatePublicAddresses(db, region.id) : undefined
     const draft: InstanceRow = {
       id: 0,
       account_id: actor.accountId,
@@ -167,7 +188,7 @@ export async function createInstance(
       status: 'provisioning',
       type: input.type,
       region: input.region,
-      image: deployment ? wireImageId(deployment.image) : null,
+      image: deployment ? deployment.image.id : null,
       ipv4: addresses?.ipv4 ?? '',
       ipv6: addresses?.ipv6 ?? '',
       host_uuid: randomBytes(20).toString('hex'),
@@ -176,6 +197,7 @@ export async function createInstance(
       tags: JSON.stringify(input.tags ?? []),
       has_user_data: false,
       booted_config_id: null,
+      stackscript_id: script?.id ?? null,
       created: now,
       updated: now,
     }
@@ -183,40 +205,44 @@ export async function createInstance(
     // Checked before anything is written, so every problem is reported at once.
     const planned =
       region !== undefined && interfaces.length > 0
-        ? await planInterfaceList(trx, actor, draft, [], interfaces, 'interfaces', errors)
+        ? await planInterfaceList(tx, draft, [], interfaces, 'interfaces', errors)
         : undefined
     errors.throwIfAny()
 
     let instance: InstanceRow
     try {
       const { id: _draftId, ...values } = draft
-      instance = await repo.insertInstance(trx, values)
+      instance = await repo.insertInstance(db, values)
       if (input.label === undefined) {
-        instance = await repo.updateInstance(trx, instance.id, { label: `compute${instance.id}` })
+        instance = await repo.updateInstance(db, instance.id, { label: `${labelPrefix}${instance.id}` })
       }
     } catch (error) {
       if (isUniqueViolation(error)) throw labelTaken()
       throw error
     }
-    const events: NewEvent[] = [computeEvent(actor, 'compute_create', instance, now)]
+    // The deployed image is the create event's secondary entity, as on the real service.
+    const created = finishedOnInstance(instance, deployment ? imageEntity(deployment.image) : null)
+    // Timed work (an emulator setting; instant by default): the create, then the boot, take time.
+    const createSeconds = await instanceWorkSeconds(db, 'compute_create')
+    const events: NewEvent[] = createSeconds > 0 ? [] : [buildEvent(actor, 'compute_create', created, now)]
+    let bootConfigId: number | null = null
     const disks: DiskRow[] = []
     if (deployment) {
       const { image, rootSize, swapSize } = deployment
-      disks.push(await insertDisk(trx, disk(instance.id, `${image.label} Disk`, rootSize, 'ext4', now)))
+      disks.push(await insertDisk(db, disk(instance.id, `${image.label} Disk`, rootSize, 'ext4', now)))
       if (swapSize > 0) {
         disks.push(
-          await insertDisk(trx, disk(instance.id, `${swapSize} MB Swap Image`, swapSize, 'swap', now)),
+          await insertDisk(db, disk(instance.id, `${swapSize} MB Swap Image`, swapSize, 'swap', now)),
         )
       }
-      for (const d of disks)
-        events.push(
-          computeEvent(actor, 'disk_create', instance, now, { secondary: diskEntity(instance.id, d) }),
-        )
+      for (const d of disks) {
+        const parts = finishedOnInstance(instance, diskEntity(instance.id, d))
+        events.push(buildEvent(actor, 'disk_create', parts, now))
+      }
     }
     if (deployment || interfaces.length > 0) {
       const config = await insertConfigWithInterfaces(
-        trx,
-        actor,
+        tx,
         instance,
         {
           label: deployment ? `My ${deployment.image.label} Disk Profile` : 'My Compute Profile',
@@ -232,22 +258,31 @@ export async function createInstance(
         planned,
       )
       const secondary = configEntity(instance.id, config)
-      events.push(
-        computeEvent(actor, 'compute_config_create', instance, now, { secondary, status: 'notification' }),
-      )
-      if (deployment && input.booted !== false) {
-        instance = await repo.updateInstance(trx, instance.id, {
+      events.push(buildEvent(actor, 'compute_config_create', onInstance(instance, secondary), now))
+      if (deployment && input.booted !== false) bootConfigId = config.id
+      if (deployment && input.booted !== false && createSeconds === 0) {
+        instance = await repo.updateInstance(db, instance.id, {
           status: 'running',
           booted_config_id: config.id,
         })
-        await repo.setActiveConfig(trx, instance.id, config.id)
-        events.push(computeEvent(actor, 'compute_boot', instance, now, { secondary }))
+        await repo.setActiveConfig(db, instance.id, config.id)
+        events.push(buildEvent(actor, 'compute_boot', finishedOnInstance(instance, secondary), now))
       }
     }
-    if (instance.status === 'provisioning')
-      instance = await repo.updateInstance(trx, instance.id, { status: 'offline' })
-    await grantToCreator(trx, actor, 'compute', instance.id)
-    await recordEvents(trx, events)
+    if (instance.status === 'provisioning' && createSeconds === 0)
+      instance = await repo.updateInstance(db, instance.id, { status: 'offline' })
+    if (script) await countScriptDeployment(tx, script.id, 1)
+    await grantToCreator(db, actor, 'compute', instance.id)
+    await recordEvents(db, events)
+    if (createSeconds > 0) {
+      instance = await scheduleInstanceWork(db, actor, instance, 'compute_create', {
+        seconds: createSeconds,
+        configId: bootConfigId,
+        boot: bootConfigId !== null,
+        secondary: created.secondary ?? null,
+        now,
+      })
+    }
     return toInstance(instance, type)
   })
 }
@@ -264,19 +299,18 @@ const disk = (instanceId: number, label: string, size: number, filesystem: strin
 
 /** The image to deploy, if any: it must be visible and available, and fit the type's disk. */
 async function planDeployment(
-  db: Db,
-  actor: Actor,
+  ctx: RequestContext,
+  images: DeployImages,
   input: CreateInstanceBody,
   type: ComputeTypeRow | undefined,
   errors: ErrorCollector,
 ): Promise<Deployment | undefined> {
   if (input.image === undefined || input.image === null || input.image === '') return undefined
-  const image = await findVisibleImage(db, actor.accountId, input.image)
+  const image = await images.find(ctx, input.image)
   if (image === undefined) {
     errors.add('Image not found', 'image')
     return undefined
   }
-  if (image.account_id !== null) await assertEntityGrant(db, actor, 'image', image.id, 'read_only')
   if (image.status !== 'available') errors.add('Only available images can be deployed', 'image')
   if (input.root_pass === undefined) errors.add('root_pass is required when deploying an image', 'root_pass')
   else if (!strongEnough(input.root_pass))
@@ -295,21 +329,19 @@ async function planDeployment(
 }
 
 export async function updateInstance(
-  db: Db,
-  clock: Clock,
-  actor: Actor,
-  id: number,
+  ctx: RequestContext,
+  ids: InstanceIds,
   input: UpdateInstanceBody,
 ): Promise<Instance> {
-  const row = await inTransaction(db, async (trx) => {
-    const instance = await instanceFor(trx, actor, id, 'read_write')
+  const row = await inContextTransaction(ctx, async (tx) => {
+    const instance = await accessInstance(tx, ids, 'read_write')
     if (input.label !== undefined && input.label !== instance.label) {
-      if (await repo.findInstanceByLabel(trx, actor.accountId, input.label)) throw labelTaken()
+      if (await repo.findInstanceByLabel(tx.db, tx.actor.accountId, input.label)) throw labelTaken()
     }
-    const now = nowTimestamp(clock)
+    const now = nowTimestamp(tx.clock)
     let next: InstanceRow
     try {
-      next = await repo.updateInstance(trx, instance.id, {
+      next = await repo.updateInstance(tx.db, instance.id, {
         ...(input.label !== undefined && { label: input.label }),
         ...(input.group !== undefined && { display_group: input.group }),
         ...(input.tags !== undefined && { tags: JSON.stringify(input.tags) }),
@@ -323,18 +355,21 @@ export async function updateInstance(
       if (isUniqueViolation(error)) throw labelTaken()
       throw error
     }
-    await recordEvents(trx, [computeEvent(actor, 'compute_update', next, now, { status: 'notification' })])
+    await recordEvents(tx.db, [buildEvent(tx.actor, 'compute_update', onInstance(next), now)])
     return next
   })
-  return renderInstance(db, row)
+  return renderInstance(ctx.db, row)
 }
 
 /** Deletes the instance with its disks, profiles and interfaces (which frees their subnets). */
-export async function deleteInstance(db: Db, clock: Clock, actor: Actor, id: number): Promise<void> {
-  await inTransaction(db, async (trx) => {
-    const instance = await instanceFor(trx, actor, id, 'read_write')
-    await repo.deleteInstance(trx, instance.id)
-    await deleteEntityGrants(trx, 'compute', instance.id)
-    await recordEvents(trx, [computeEvent(actor, 'compute_delete', instance, nowTimestamp(clock))])
+export async function deleteInstance(ctx: RequestContext, ids: InstanceIds): Promise<void> {
+  await inContextTransaction(ctx, async (tx) => {
+    const instance = await accessInstance(tx, ids, 'read_write')
+    await repo.deleteInstance(tx.db, instance.id)
+    await releasePublicAddresses(tx.db, instance.region, instance.ipv4)
+    if (instance.stackscript_id !== null) await countScriptDeployment(tx, instance.stackscript_id, -1)
+    await deleteEntityGrants(tx.db, 'compute', instance.id)
+    const parts = finishedOnInstance(instance)
+    await recordEvents(tx.db, [buildEvent(tx.actor, 'compute_delete', parts, nowTimestamp(tx.clock))])
   })
 }

@@ -23,6 +23,8 @@ export interface InstanceTable {
   has_user_data: boolean
   /** The config profile last booted (its interfaces are active while running), or NULL. */
   booted_config_id: number | null
+  /** The script the instance was deployed with, or NULL. */
+  stackscript_id: number | null
   created: string
   updated: string
 }
@@ -34,4 +36,10 @@ export type InstanceRowUpdate = Updateable<InstanceTable>
 export interface Ipv4PoolTable {
   region: string
   allocated: number
+}
+
+/** Host numbers of a region's pool given back by deleted instances, handed out first. */
+export interface Ipv4FreeTable {
+  region: string
+  host: number
 }

@@ -13,11 +13,11 @@ import {
 import type { ErrorCollector } from '../../../common/errors.ts'
 
 /**
- * The address rules of `vpc` interfaces (api-facts 4.3). The first two addresses of a subnet (the
- * network and the `.1` gateway) and the last two are never assigned. An address or routed range
- * held by another instance in the subnet cannot be taken; one instance may repeat its own address
- * across profiles (only one profile runs at a time), which is why the VPC IP list can show
- * duplicates.
+ * The address rules of `vpc` interfaces (docs/service-facts.md#config-interfaces). The first two
+ * addresses of a subnet (the network and the `.1` gateway) and the last two are never assigned.
+ * An address or routed range held by another instance in the subnet cannot be taken; one instance
+ * may repeat its own address across profiles (only one profile runs at a time), which is why the
+ * VPC IP list can show duplicates.
  */
 export interface SubnetHoldings {
   addresses: number[]

@@ -84,7 +84,7 @@ export async function deleteInterfaces(db: Db, ids: readonly number[]): Promise<
   await db.deleteFrom('compute_interfaces').where('id', 'in', ids).execute()
 }
 
-/** A new primary clears the profile's old one (api-facts 4.3). */
+/** A new primary clears the profile's old one (docs/service-facts.md#config-interfaces). */
 export async function clearPrimary(db: Db, configId: number, exceptId: number | null): Promise<void> {
   let query = db
     .updateTable('compute_interfaces')

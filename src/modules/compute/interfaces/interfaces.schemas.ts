@@ -5,8 +5,9 @@ export const INTERFACE_PURPOSES = ['public', 'vlan', 'vpc'] as const
 export type InterfacePurpose = (typeof INTERFACE_PURPOSES)[number]
 
 /**
- * A config interface in the recorded key order (api-facts 4.3). `ipv4` and `ip_ranges` belong to
- * `vpc` interfaces; other purposes show null there (api-facts 11r).
+ * A config interface in the recorded key order (docs/service-facts.md#config-interfaces). `ipv4`
+ * and `ip_ranges` belong to `vpc` interfaces; other purposes show null there
+ * (docs/decisions.md#non-vpc-interfaces).
  */
 export const InterfaceSchema = Type.Object({
   id: Type.Integer(),
@@ -22,6 +23,9 @@ export const InterfaceSchema = Type.Object({
 })
 export type Interface = Static<typeof InterfaceSchema>
 
+/** Ranges routed to one interface: bounded, so that a request's size cannot grow its validation's cost. */
+const MAX_IP_RANGES = 100
+
 const Ipv4InputSchema = Type.Object({
   vpc: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
   nat_1_1: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
@@ -35,15 +39,18 @@ export const InterfaceInputSchema = Type.Object({
   primary: Type.Optional(Type.Boolean()),
   subnet_id: Type.Optional(Nullable(IdSchema)),
   ipv4: Type.Optional(Nullable(Ipv4InputSchema)),
-  ip_ranges: Type.Optional(Nullable(Type.Array(Type.String({ maxLength: 64 })))),
+  ip_ranges: Type.Optional(Nullable(Type.Array(Type.String({ maxLength: 64 }), { maxItems: MAX_IP_RANGES }))),
 })
 export type InterfaceInput = Static<typeof InterfaceInputSchema>
 
-/** Only `primary`, `ipv4` and `ip_ranges` can change; purpose and subnet are fixed (api-facts 4.3). */
+/**
+ * Only `primary`, `ipv4` and `ip_ranges` can change; purpose and subnet are fixed
+ * (docs/service-facts.md#config-interfaces).
+ */
 export const UpdateInterfaceBodySchema = Type.Object({
   primary: Type.Optional(Type.Boolean()),
   ipv4: Type.Optional(Nullable(Ipv4InputSchema)),
-  ip_ranges: Type.Optional(Nullable(Type.Array(Type.String({ maxLength: 64 })))),
+  ip_ranges: Type.Optional(Nullable(Type.Array(Type.String({ maxLength: 64 }), { maxItems: MAX_IP_RANGES }))),
 })
 export type UpdateInterfaceBody = Static<typeof UpdateInterfaceBodySchema>
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { parsePageQuery } from '../../../common/pagination.ts'
-import { errorResponses, FilterHeadersSchema, PageQuerySchema } from '../../../common/schemas.ts'
+import { listInput, listRoute, route } from '../../../common/route-schemas.ts'
+import { publicContextOf } from '../../../plugins/request-context.ts'
 import { ComputeTypePageSchema, ComputeTypeSchema, TypeParamsSchema } from './types.schemas.ts'
 import * as types from './types.service.ts'
 
@@ -11,32 +11,26 @@ const auth = { public: true }
 export const computeTypesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/compute/types',
-    {
-      schema: {
-        operationId: 'getComputeTypes',
-        summary: 'List compute instance types',
-        tags,
-        querystring: PageQuerySchema,
-        headers: FilterHeadersSchema,
-        response: { 200: ComputeTypePageSchema, ...errorResponses },
-      },
-      config: { auth },
-    },
-    async (request) => types.listTypes(app.db, parsePageQuery(request.query), request.headers['x-filter']),
+    listRoute(
+      auth,
+      { operationId: 'getComputeTypes', summary: 'List compute instance types', tags },
+      ComputeTypePageSchema,
+    ),
+    async (request) => types.listTypes(publicContextOf(request), listInput(request)),
   )
 
   app.get(
     '/compute/types/:typeId',
-    {
-      schema: {
+    route(
+      auth,
+      {
         operationId: 'getComputeType',
         summary: 'View a compute instance type',
         tags,
         params: TypeParamsSchema,
-        response: { 200: ComputeTypeSchema, ...errorResponses },
       },
-      config: { auth },
-    },
-    async (request) => types.getType(app.db, request.params.typeId),
+      ComputeTypeSchema,
+    ),
+    async (request) => types.getType(publicContextOf(request), { typeId: request.params.typeId }),
   )
 }

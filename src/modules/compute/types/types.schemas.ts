@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox'
 import { Nullable, Page } from '../../../common/schemas.ts'
+import { term } from '../../../vocabulary/terms.ts'
 
 const PriceSchema = Type.Object({ hourly: Type.Number(), monthly: Type.Number() })
 const RegionPriceSchema = Type.Object({ id: Type.String(), hourly: Type.Number(), monthly: Type.Number() })
@@ -7,7 +8,7 @@ const RegionPriceSchema = Type.Object({ id: Type.String(), hourly: Type.Number()
 /** Key order as the real type list returns it. */
 export const ComputeTypeSchema = Type.Object({
   id: Type.String(),
-  label: Type.String(),
+  label: Type.String(term('typeLabel')),
   price: PriceSchema,
   region_prices: Type.Array(RegionPriceSchema),
   addons: Type.Object({

@@ -1,19 +1,29 @@
-import { type RawBuilder, type SqlBool, sql } from 'kysely'
-import { type OrderTerm, type PageRequest, paginate } from '../../../common/pagination.ts'
+import { pageOfFilteredList } from '../../../common/filtered-list.ts'
+import type { ListQuery } from '../../../common/pagination.ts'
 import type { PageResult } from '../../../common/schemas.ts'
+import type { FilterSpec } from '../../../common/x-filter.ts'
 import type { Db } from '../../../db/connect.ts'
 import type { AuthorizedAppRow } from '../../auth/authorized-apps.table.ts'
 
+/** Apps filter (and order) on `label`, `created` and `expiry` (docs/service-facts.md#filterable-fields). */
+export const APP_FILTERS: FilterSpec = {
+  label: { column: 'authorized_apps.label', type: 'string' },
+  created: { column: 'authorized_apps.created', type: 'timestamp' },
+  expiry: { column: 'authorized_apps.expiry', type: 'timestamp', nullable: true },
+}
+
+/** The apps a user authorized, filtered and ordered by X-Filter; the id breaks ties. */
 export async function listApps(
   db: Db,
   userId: number,
-  page: PageRequest,
-  where: RawBuilder<SqlBool> | undefined,
-  order: OrderTerm[],
+  list: ListQuery,
 ): Promise<PageResult<AuthorizedAppRow>> {
-  let query = db.selectFrom('authorized_apps').selectAll().where('authorized_apps.user_id', '=', userId)
-  if (where) query = query.where(where)
-  return paginate(query, page, order)
+  return pageOfFilteredList(
+    db,
+    db.selectFrom('authorized_apps').selectAll().where('authorized_apps.user_id', '=', userId),
+    { spec: APP_FILTERS, unique: 'authorized_apps.id' },
+    list,
+  )
 }
 
 export async function findApp(db: Db, userId: number, id: number): Promise<AuthorizedAppRow | undefined> {
@@ -58,8 +68,3 @@ export async function deleteApp(db: Db, id: number): Promise<void> {
   await db.deleteFrom('tokens').where('authorized_app_id', '=', id).execute()
   await db.deleteFrom('authorized_apps').where('id', '=', id).execute()
 }
-
-export const orderById = (direction: 'asc' | 'desc'): OrderTerm => ({
-  expression: sql.ref('authorized_apps.id'),
-  direction,
-})

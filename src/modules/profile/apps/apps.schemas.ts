@@ -1,12 +1,13 @@
 import { type Static, Type } from 'typebox'
 import { IdParamSchema, Nullable, Page, TimestampSchema } from '../../../common/schemas.ts'
+import { term } from '../../../vocabulary/terms.ts'
 
-/** Key order of the real API (api-facts appendix). */
+/** Key order of the real API (docs/service-facts.md#key-order). */
 export const AuthorizedAppSchema = Type.Object({
   id: Type.Integer(),
   label: Type.String(),
   thumbnail_url: Type.String(),
-  scopes: Type.String(),
+  scopes: Type.String(term('scopes')),
   created: TimestampSchema,
   expiry: Nullable(TimestampSchema),
   website: Type.String(),

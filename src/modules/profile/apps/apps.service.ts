@@ -1,21 +1,12 @@
+import { inContextTransaction, type RequestContext } from '../../../common/context.ts'
 import { notFound } from '../../../common/errors.ts'
-import { mapPage, type PageRequest } from '../../../common/pagination.ts'
+import { type ListQuery, mapPage } from '../../../common/pagination.ts'
 import type { PageResult } from '../../../common/schemas.ts'
-import { compileFilter, type FilterSpec } from '../../../common/x-filter.ts'
 import type { Db } from '../../../db/connect.ts'
-import { dialectOf } from '../../../db/dialects/dialect.ts'
 import { inTransaction } from '../../../db/transaction.ts'
-import type { Actor } from '../../auth/actor.ts'
 import type { AuthorizedAppRow } from '../../auth/authorized-apps.table.ts'
 import * as repo from './apps.repository.ts'
 import type { AuthorizedApp } from './apps.schemas.ts'
-
-/** api-facts 2.2: apps filter (and order) on `label`, `created` and `expiry`. */
-export const APP_FILTERS: FilterSpec = {
-  label: { column: 'authorized_apps.label', type: 'string' },
-  created: { column: 'authorized_apps.created', type: 'timestamp' },
-  expiry: { column: 'authorized_apps.expiry', type: 'timestamp', nullable: true },
-}
 
 export function toAuthorizedApp(row: AuthorizedAppRow): AuthorizedApp {
   return {
@@ -29,38 +20,30 @@ export function toAuthorizedApp(row: AuthorizedAppRow): AuthorizedApp {
   }
 }
 
-async function getRow(db: Db, actor: Actor, id: number): Promise<AuthorizedAppRow> {
-  const row = await repo.findApp(db, actor.user.id, id)
+/** An app the caller authorized; anyone else's is not found. */
+async function accessApp(ctx: RequestContext, { appId }: { appId: number }): Promise<AuthorizedAppRow> {
+  const row = await repo.findApp(ctx.db, ctx.actor.user.id, appId)
   if (row === undefined) throw notFound()
   return row
 }
 
-export async function listApps(
-  db: Db,
-  actor: Actor,
-  page: PageRequest,
-  filter: string | undefined,
-): Promise<PageResult<AuthorizedApp>> {
-  const compiled = compileFilter(filter, APP_FILTERS, dialectOf(db))
-  const order = [
-    ...(compiled.order ? [compiled.order] : []),
-    repo.orderById(compiled.order?.direction ?? 'asc'),
-  ]
-  return mapPage(await repo.listApps(db, actor.user.id, page, compiled.where, order), toAuthorizedApp)
+export async function listApps(ctx: RequestContext, query: ListQuery): Promise<PageResult<AuthorizedApp>> {
+  const rows = await repo.listApps(ctx.db, ctx.actor.user.id, query)
+  return mapPage(rows, toAuthorizedApp)
 }
 
-export async function getApp(db: Db, actor: Actor, id: number): Promise<AuthorizedApp> {
-  return toAuthorizedApp(await getRow(db, actor, id))
+export async function getApp(ctx: RequestContext, ids: { appId: number }): Promise<AuthorizedApp> {
+  return toAuthorizedApp(await accessApp(ctx, ids))
 }
 
 /**
  * Revokes the app's access: the authorization and all of its tokens go, so each of those tokens
  * is refused with 401 from the next request on, in every process.
  */
-export async function revokeApp(db: Db, actor: Actor, id: number): Promise<void> {
-  await inTransaction(db, async (trx) => {
-    const row = await getRow(trx, actor, id)
-    await repo.deleteApp(trx, row.id)
+export async function revokeApp(ctx: RequestContext, ids: { appId: number }): Promise<void> {
+  await inContextTransaction(ctx, async (tx) => {
+    const row = await accessApp(tx, ids)
+    await repo.deleteApp(tx.db, row.id)
   })
 }
 

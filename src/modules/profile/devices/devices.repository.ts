@@ -1,8 +1,15 @@
-import { sql } from 'kysely'
-import { type PageRequest, paginate } from '../../../common/pagination.ts'
+import { pageOfFilteredList } from '../../../common/filtered-list.ts'
+import type { ListQuery } from '../../../common/pagination.ts'
 import type { PageResult } from '../../../common/schemas.ts'
+import type { FilterSpec } from '../../../common/x-filter.ts'
 import type { Db } from '../../../db/connect.ts'
 import type { TrustedDeviceRow } from './devices.table.ts'
+
+/**
+ * No device field is filterable (docs/service-facts.md#filterable-fields); the header is still
+ * checked, so a filter on anything is refused.
+ */
+export const DEVICE_FILTERS: FilterSpec = {}
 
 /** Only sessions that have not expired are devices at all (rule 7). */
 function activeDevices(db: Db, userId: number, now: string) {
@@ -13,9 +20,9 @@ export async function listDevices(
   db: Db,
   userId: number,
   now: string,
-  page: PageRequest,
+  list: ListQuery,
 ): Promise<PageResult<TrustedDeviceRow>> {
-  return paginate(activeDevices(db, userId, now), page, [{ expression: sql.ref('id'), direction: 'asc' }])
+  return pageOfFilteredList(db, activeDevices(db, userId, now), { spec: DEVICE_FILTERS, unique: 'id' }, list)
 }
 
 export async function findDevice(

@@ -1,13 +1,11 @@
-import { randomBytes } from 'node:crypto'
+import { inContextTransaction, type RequestContext } from '../../../common/context.ts'
 import { notFound } from '../../../common/errors.ts'
-import { mapPage, type PageRequest } from '../../../common/pagination.ts'
+import { type ListQuery, mapPage } from '../../../common/pagination.ts'
+import { randomBytes } from '../../../common/random.ts'
 import type { PageResult } from '../../../common/schemas.ts'
 import { addSeconds, type Clock, nowTimestamp } from '../../../common/time.ts'
-import { compileFilter } from '../../../common/x-filter.ts'
 import type { Db } from '../../../db/connect.ts'
-import { dialectOf } from '../../../db/dialects/dialect.ts'
 import { inTransaction } from '../../../db/transaction.ts'
-import type { Actor } from '../../auth/actor.ts'
 import type { SecretBox } from '../secrets/secret-box.ts'
 import * as repo from './devices.repository.ts'
 import type { TrustedDevice } from './devices.schemas.ts'
@@ -27,33 +25,31 @@ export function toTrustedDevice(row: TrustedDeviceRow): TrustedDevice {
   }
 }
 
-async function getRow(db: Db, clock: Clock, actor: Actor, id: number): Promise<TrustedDeviceRow> {
-  const row = await repo.findDevice(db, actor.user.id, id, nowTimestamp(clock))
+/** An active trusted device of the caller; anyone else's, or an expired one, is not found. */
+async function accessDevice(
+  ctx: RequestContext,
+  { deviceId }: { deviceId: number },
+): Promise<TrustedDeviceRow> {
+  const row = await repo.findDevice(ctx.db, ctx.actor.user.id, deviceId, nowTimestamp(ctx.clock))
   if (row === undefined) throw notFound()
   return row
 }
 
-/** No device field is filterable (api-facts 2.2); the header is still checked. */
-export async function listDevices(
-  db: Db,
-  clock: Clock,
-  actor: Actor,
-  page: PageRequest,
-  filter: string | undefined,
-): Promise<PageResult<TrustedDevice>> {
-  compileFilter(filter, {}, dialectOf(db))
-  return mapPage(await repo.listDevices(db, actor.user.id, nowTimestamp(clock), page), toTrustedDevice)
+export async function listDevices(ctx: RequestContext, query: ListQuery): Promise<PageResult<TrustedDevice>> {
+  const { db, clock, actor } = ctx
+  const rows = await repo.listDevices(db, actor.user.id, nowTimestamp(clock), query)
+  return mapPage(rows, toTrustedDevice)
 }
 
-export async function getDevice(db: Db, clock: Clock, actor: Actor, id: number): Promise<TrustedDevice> {
-  return toTrustedDevice(await getRow(db, clock, actor, id))
+export async function getDevice(ctx: RequestContext, ids: { deviceId: number }): Promise<TrustedDevice> {
+  return toTrustedDevice(await accessDevice(ctx, ids))
 }
 
 /** Ends the remember-me session: the device's secret no longer skips the two-factor step. */
-export async function revokeDevice(db: Db, clock: Clock, actor: Actor, id: number): Promise<void> {
-  await inTransaction(db, async (trx) => {
-    const row = await getRow(trx, clock, actor, id)
-    await repo.deleteDevice(trx, row.id)
+export async function revokeDevice(ctx: RequestContext, ids: { deviceId: number }): Promise<void> {
+  await inContextTransaction(ctx, async (tx) => {
+    const row = await accessDevice(tx, ids)
+    await repo.deleteDevice(tx.db, row.id)
   })
 }
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { errorResponses } from '../../../common/schemas.ts'
-import { requireActor } from '../../../plugins/auth.ts'
+import { contextOf } from '../../../plugins/request-context.ts'
 import { GrantsDocumentSchema } from '../../grants/grants.schemas.ts'
 import { PROFILE_TAGS as tags } from '../profile-scopes.ts'
 import { getProfileGrants } from './profile-grants.service.ts'
@@ -19,7 +19,7 @@ export const profileGrantsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { auth: {} },
     },
     async (request, reply) => {
-      const document = await getProfileGrants(app.db, requireActor(request))
+      const document = await getProfileGrants(contextOf(request))
       if (document === undefined) return reply.code(204).send(null)
       return document
     },

@@ -1,13 +1,14 @@
-import type { Db } from '../../../db/connect.ts'
-import type { Actor } from '../../auth/actor.ts'
+import type { RequestContext } from '../../../common/context.ts'
 import type { GrantsDocument } from '../../grants/grants.schemas.ts'
 import { buildGrantsDocument } from '../../grants/grants.service.ts'
 
 /**
- * GET /profile/grants: undefined (204, no body) for an unrestricted user (Decisions, 11); for a
- * restricted user their grants, leaving out entities they cannot access.
+ * GET /profile/grants: undefined (204, no body) for an unrestricted user
+ * (docs/decisions.md#grants-of-unrestricted-users); for a restricted user their grants, leaving out
+ * entities they cannot access.
  */
-export async function getProfileGrants(db: Db, actor: Actor): Promise<GrantsDocument | undefined> {
-  if (!actor.user.restricted) return undefined
-  return buildGrantsDocument(db, actor.user, true)
+export async function getProfileGrants(ctx: RequestContext): Promise<GrantsDocument | undefined> {
+  const { user } = ctx.actor
+  if (!user.restricted) return undefined
+  return buildGrantsDocument(ctx.db, user, true)
 }

@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox'
 import { IdParamSchema, Page, TimestampSchema } from '../../../common/schemas.ts'
 
-/** Key order of the real API (api-facts appendix). */
+/** Key order of the real API (docs/service-facts.md#key-order). */
 export const LoginSchema = Type.Object({
   id: Type.Integer(),
   datetime: TimestampSchema,

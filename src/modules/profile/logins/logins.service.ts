@@ -1,12 +1,10 @@
+import type { RequestContext } from '../../../common/context.ts'
 import { notFound } from '../../../common/errors.ts'
-import { mapPage, type PageRequest } from '../../../common/pagination.ts'
+import { type ListQuery, mapPage } from '../../../common/pagination.ts'
 import type { PageResult } from '../../../common/schemas.ts'
 import { addSeconds, type Clock, nowTimestamp } from '../../../common/time.ts'
-import { compileFilter } from '../../../common/x-filter.ts'
 import type { Db } from '../../../db/connect.ts'
-import { dialectOf } from '../../../db/dialects/dialect.ts'
 import { inTransaction } from '../../../db/transaction.ts'
-import type { Actor } from '../../auth/actor.ts'
 import type { UserRow } from '../../users/users.table.ts'
 import * as repo from './logins.repository.ts'
 import type { Login } from './logins.schemas.ts'
@@ -28,20 +26,13 @@ export function toLogin(row: LoginRow): Login {
 
 const since = (clock: Clock) => addSeconds(nowTimestamp(clock), -LOGIN_HISTORY_SECONDS)
 
-/** No login field is filterable (api-facts 2.2); the header is still checked. */
-export async function listLogins(
-  db: Db,
-  clock: Clock,
-  actor: Actor,
-  page: PageRequest,
-  filter: string | undefined,
-): Promise<PageResult<Login>> {
-  compileFilter(filter, {}, dialectOf(db))
-  return mapPage(await repo.listLogins(db, actor.user.id, since(clock), page), toLogin)
+export async function listLogins(ctx: RequestContext, query: ListQuery): Promise<PageResult<Login>> {
+  const rows = await repo.listLogins(ctx.db, ctx.actor.user.id, since(ctx.clock), query)
+  return mapPage(rows, toLogin)
 }
 
-export async function getLogin(db: Db, clock: Clock, actor: Actor, id: number): Promise<Login> {
-  const row = await repo.findLogin(db, actor.user.id, since(clock), id)
+export async function getLogin(ctx: RequestContext, { loginId }: { loginId: number }): Promise<Login> {
+  const row = await repo.findLogin(ctx.db, ctx.actor.user.id, since(ctx.clock), loginId)
   if (row === undefined) throw notFound()
   return toLogin(row)
 }

@@ -1,18 +1,22 @@
-import { isSupportedCountry, parsePhoneNumberFromString } from 'libphonenumber-js/max'
+import { getCountryCallingCode, isSupportedCountry, parsePhoneNumberFromString } from 'libphonenumber-js/max'
 
 /**
- * Phone numbers through libphonenumber-js with its full ("max") metadata, so a number is checked
- * against the real numbering plan of the country, not only its length.
+ * Phone numbers through libphonenumber-js with its full ("max") metadata.
  */
 export function isCountryCode(isoCode: string): boolean {
   return isSupportedCountry(isoCode.toUpperCase())
 }
 
-/** The number in E.164 when it is a valid number of that country, else undefined. */
+/**
+ * The number in E.164 when it is a possible number of that country (its calling code, a length
+ * its plan allows), else undefined. Whether a carrier assigned it is not checked, as on the real
+ * service: the API document's own example, US 555-555-5555, is accepted.
+ */
 export function toE164(phoneNumber: string, isoCode: string): string | undefined {
   const country = isoCode.toUpperCase()
   if (!isSupportedCountry(country)) return undefined
   const parsed = parsePhoneNumberFromString(phoneNumber, country)
-  if (parsed === undefined || !parsed.isValid() || parsed.country !== country) return undefined
+  if (parsed === undefined || !parsed.isPossible()) return undefined
+  if (parsed.countryCallingCode !== getCountryCallingCode(country)) return undefined
   return parsed.number
 }

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { EmptyObjectSchema, errorResponses } from '../../../common/schemas.ts'
-import { requireActor } from '../../../plugins/auth.ts'
+import { route } from '../../../common/route-schemas.ts'
+import { EmptyObjectSchema } from '../../../common/schemas.ts'
+import { contextOf } from '../../../plugins/request-context.ts'
 import { profileWrite, PROFILE_TAGS as tags } from '../profile-scopes.ts'
 import { SendPhoneCodeBodySchema, VerifyPhoneCodeBodySchema } from './phone.schemas.ts'
 import * as phone from './phone.service.ts'
@@ -8,23 +9,20 @@ import * as phone from './phone.service.ts'
 export const phoneRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/profile/phone-number',
-    {
-      schema: {
+    route(
+      profileWrite,
+      {
         operationId: 'postProfilePhoneNumber',
         summary: 'Send a verification code (valid 10 minutes) to a phone number',
         tags,
         body: SendPhoneCodeBodySchema,
-        response: { 200: EmptyObjectSchema, ...errorResponses },
       },
-      config: { auth: profileWrite },
-    },
+      EmptyObjectSchema,
+    ),
     async (request) => {
       await phone.sendPhoneCode(
-        app.db,
-        app.secretBox,
-        app.phoneSender,
-        app.clock,
-        requireActor(request),
+        contextOf(request),
+        { box: app.secretBox, sender: app.phoneSender, limits: app.phoneSendLimits },
         request.body,
       )
       return {}
@@ -33,41 +31,35 @@ export const phoneRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/profile/phone-number',
-    {
-      schema: {
+    route(
+      profileWrite,
+      {
         operationId: 'deleteProfilePhoneNumber',
         summary: 'Remove your verified phone number (opts out of SMS)',
         tags,
-        response: { 200: EmptyObjectSchema, ...errorResponses },
       },
-      config: { auth: profileWrite },
-    },
+      EmptyObjectSchema,
+    ),
     async (request) => {
-      await phone.deletePhoneNumber(app.db, requireActor(request))
+      await phone.deletePhoneNumber(contextOf(request))
       return {}
     },
   )
 
   app.post(
     '/profile/phone-number/verify',
-    {
-      schema: {
+    route(
+      profileWrite,
+      {
         operationId: 'postProfilePhoneNumberVerify',
         summary: 'Verify the phone number with the code it received',
         tags,
         body: VerifyPhoneCodeBodySchema,
-        response: { 200: EmptyObjectSchema, ...errorResponses },
       },
-      config: { auth: profileWrite },
-    },
+      EmptyObjectSchema,
+    ),
     async (request) => {
-      await phone.verifyPhoneCode(
-        app.db,
-        app.secretBox,
-        app.clock,
-        requireActor(request),
-        request.body.otp_code,
-      )
+      await phone.verifyPhoneCode(contextOf(request), app.secretBox, request.body.otp_code)
       return {}
     },
   )

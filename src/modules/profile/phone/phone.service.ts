@@ -1,13 +1,12 @@
-import { randomInt } from 'node:crypto'
+import { inContextTransaction, type RequestContext } from '../../../common/context.ts'
 import { ApiError, badRequest, ErrorCollector } from '../../../common/errors.ts'
-import { addSeconds, type Clock, nowTimestamp } from '../../../common/time.ts'
-import type { Db } from '../../../db/connect.ts'
-import { inTransaction } from '../../../db/transaction.ts'
-import type { Actor } from '../../auth/actor.ts'
-import { lockUser } from '../profile.repository.ts'
+import { randomInt } from '../../../common/random.ts'
+import { addSeconds, nowTimestamp } from '../../../common/time.ts'
+import { findVerifiedPhoneNumber, lockUser, setVerifiedPhoneNumber } from '../../users/users.service.ts'
 import { type SecretBox, sameText } from '../secrets/secret-box.ts'
 import * as repo from './phone.repository.ts'
 import { isCountryCode, toE164 } from './phone-number.ts'
+import { forgetSend, type PhoneSendLimits, takeSendAllowance } from './phone-send-limits.ts'
 import type { PhoneCodeSender } from './phone-senders.ts'
 
 /** A code works for 10 minutes (API document, Limits). */
@@ -24,15 +23,15 @@ const newCode = (): string => String(randomInt(0, 1_000_000)).padStart(6, '0')
  * again for the same number before the code expires sends the same code (with the time it has
  * left, and without resetting the wrong-guess count). A verified number must be deleted first.
  * The code is sent after the commit; a failed delivery is a 503 and the next request resends it.
+ * Every send, a resend too, counts against the cooldowns and daily caps (phone-send-limits.ts).
  */
 export async function sendPhoneCode(
-  db: Db,
-  box: SecretBox,
-  sender: PhoneCodeSender,
-  clock: Clock,
-  actor: Actor,
+  ctx: RequestContext,
+  services: { box: SecretBox; sender: PhoneCodeSender; limits: PhoneSendLimits },
   body: { iso_code: string; phone_number: string },
 ): Promise<void> {
+  const { clock, actor } = ctx
+  const { box, sender, limits } = services
   const errors = new ErrorCollector()
   const userId = actor.user.id
   let phoneNumber: string | undefined
@@ -46,19 +45,20 @@ export async function sendPhoneCode(
   }
   errors.throwIfAny()
   const number = phoneNumber as string
-  const message = await inTransaction(db, async (trx) => {
+  const { sendId, message } = await inContextTransaction(ctx, async ({ db: trx }) => {
     await lockUser(trx, userId)
-    if ((await repo.findVerifiedPhoneNumber(trx, userId)) !== null) {
+    if ((await findVerifiedPhoneNumber(trx, userId)) !== null) {
       throw badRequest(
         'A verified phone number is already on your profile; delete it before adding another',
         'phone_number',
       )
     }
     const now = nowTimestamp(clock)
+    const sendId = await takeSendAllowance(trx, { userId, phoneNumber: number }, now, limits)
     const pending = await repo.findVerification(trx, userId)
     if (pending !== undefined && pending.phone_number === number && pending.expiry > now) {
       const code = box.open('phone-code', pending.code_sealed, codeContext(userId))
-      if (code !== undefined) return { code, expiry: pending.expiry }
+      if (code !== undefined) return { sendId, message: { code, expiry: pending.expiry } }
     }
     const code = newCode()
     const expiry = addSeconds(now, PHONE_CODE_LIFETIME_SECONDS)
@@ -70,11 +70,12 @@ export async function sendPhoneCode(
       attempts: 0,
       created: now,
     })
-    return { code, expiry }
+    return { sendId, message: { code, expiry } }
   })
   try {
     await sender.send({ username: actor.user.username, phoneNumber: number, ...message })
   } catch {
+    await forgetSend(ctx.db, sendId)
     throw new ApiError('unavailable', [
       { reason: 'The verification code could not be sent; try again shortly', field: 'phone_number' },
     ])
@@ -87,15 +88,10 @@ type VerifyOutcome = 'verified' | 'none' | 'expired' | 'wrong' | 'exhausted'
  * POST /profile/phone-number/verify: only the requesting user's current code counts. Wrong
  * guesses are counted (and committed) before the refusal; the fifth voids the code.
  */
-export async function verifyPhoneCode(
-  db: Db,
-  box: SecretBox,
-  clock: Clock,
-  actor: Actor,
-  otpCode: string,
-): Promise<void> {
-  const userId = actor.user.id
-  const outcome = await inTransaction(db, async (trx): Promise<VerifyOutcome> => {
+export async function verifyPhoneCode(ctx: RequestContext, box: SecretBox, otpCode: string): Promise<void> {
+  const { clock } = ctx
+  const userId = ctx.actor.user.id
+  const outcome = await inContextTransaction(ctx, async ({ db: trx }): Promise<VerifyOutcome> => {
     await lockUser(trx, userId)
     const pending = await repo.findVerification(trx, userId)
     if (pending === undefined) return 'none'
@@ -105,7 +101,7 @@ export async function verifyPhoneCode(
     }
     const code = box.open('phone-code', pending.code_sealed, codeContext(userId))
     if (code !== undefined && sameText(code, otpCode)) {
-      await repo.setVerifiedPhoneNumber(trx, userId, pending.phone_number)
+      await setVerifiedPhoneNumber(trx, userId, pending.phone_number)
       await repo.deleteVerification(trx, userId)
       return 'verified'
     }
@@ -134,11 +130,11 @@ export async function verifyPhoneCode(
 }
 
 /** DELETE /profile/phone-number: opts out of SMS; also drops a verification in progress. */
-export async function deletePhoneNumber(db: Db, actor: Actor): Promise<void> {
-  const userId = actor.user.id
-  await inTransaction(db, async (trx) => {
+export async function deletePhoneNumber(ctx: RequestContext): Promise<void> {
+  const userId = ctx.actor.user.id
+  await inContextTransaction(ctx, async ({ db: trx }) => {
     await lockUser(trx, userId)
-    await repo.setVerifiedPhoneNumber(trx, userId, null)
+    await setVerifiedPhoneNumber(trx, userId, null)
     await repo.deleteVerification(trx, userId)
   })
 }

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely'
+import type { Generated, Selectable } from 'kysely'
 
 /** A phone verification in progress: one per user, the code sealed so it can be sent again. */
 export interface PhoneVerificationTable {
@@ -9,6 +9,14 @@ export interface PhoneVerificationTable {
   expiry: string
   attempts: number
   created: string
+}
+
+/** One SMS code sent: counted for the resend cooldowns and daily caps. */
+export interface PhoneCodeSendTable {
+  id: Generated<number>
+  user_id: number
+  phone_number: string
+  sent: string
 }
 
 export type PhoneVerificationRow = Selectable<PhoneVerificationTable>

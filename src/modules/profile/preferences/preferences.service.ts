@@ -1,6 +1,5 @@
+import { inContextTransaction, type RequestContext } from '../../../common/context.ts'
 import { badRequest } from '../../../common/errors.ts'
-import type { Db } from '../../../db/connect.ts'
-import { inTransaction } from '../../../db/transaction.ts'
 import type { Actor } from '../../auth/actor.ts'
 import * as repo from './preferences.repository.ts'
 import type { Preferences } from './preferences.schemas.ts'
@@ -28,15 +27,14 @@ function depthOf(value: unknown): number {
 /** Preferences belong to the OAuth client behind the token; personal access tokens share one slot. */
 const clientKey = (actor: Actor): string => actor.clientId ?? ''
 
-export async function getPreferences(db: Db, actor: Actor): Promise<Preferences> {
-  const stored = await repo.findPreferences(db, actor.user.id, clientKey(actor))
+export async function getPreferences(ctx: RequestContext): Promise<Preferences> {
+  const stored = await repo.findPreferences(ctx.db, ctx.actor.user.id, clientKey(ctx.actor))
   return stored === undefined ? {} : (JSON.parse(stored) as Preferences)
 }
 
 /** Replaces the whole object (nothing is merged). */
 export async function replacePreferences(
-  db: Db,
-  actor: Actor,
+  ctx: RequestContext,
   preferences: Preferences,
 ): Promise<Preferences> {
   if (depthOf(preferences) > PREFERENCES_MAX_DEPTH) {
@@ -46,6 +44,8 @@ export async function replacePreferences(
   if (text.length > PREFERENCES_MAX_LENGTH) {
     throw badRequest(`Preferences must be at most ${PREFERENCES_MAX_LENGTH} characters when serialized`)
   }
-  await inTransaction(db, (trx) => repo.savePreferences(trx, actor.user.id, clientKey(actor), text))
+  await inContextTransaction(ctx, ({ db, actor }) =>
+    repo.savePreferences(db, actor.user.id, clientKey(actor), text),
+  )
   return preferences
 }

@@ -18,7 +18,13 @@ import {
  *
  * Each purpose gets its own subkey (HKDF), so one key never serves two uses.
  */
-export type SecretPurpose = 'tfa-secret' | 'security-answer' | 'phone-code' | 'scratch-code' | 'device-secret'
+export type SecretPurpose =
+  | 'tfa-secret'
+  | 'security-answer'
+  | 'phone-code'
+  | 'scratch-code'
+  | 'device-secret'
+  | 'login-csrf'
 
 const VERSION = 'v1'
 const IV_BYTES = 12

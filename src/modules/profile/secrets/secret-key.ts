@@ -3,11 +3,11 @@ import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'no
 import { join } from 'node:path'
 import { ConfigError } from '../../../config.ts'
 import type { Db } from '../../../db/connect.ts'
+import { getMeta, insertMetaIfAbsent } from '../../../db/meta.repository.ts'
 import type { SecretBox } from './secret-box.ts'
 
 export const SECRET_KEY_FILE = 'secret.key'
 const KEY_PATTERN = /^[0-9a-f]{64}$/
-const FINGERPRINT_KEY = 'secret_key_fingerprint'
 
 /**
  * The server key when none is configured: `<data dir>/secret.key`, created on first start (mode
@@ -18,7 +18,7 @@ export function loadOrCreateSecretKey(dataDir: string): Buffer {
   const path = join(dataDir, SECRET_KEY_FILE)
   const existing = readKeyFile(path)
   if (existing !== undefined) return existing
-  mkdirSync(dataDir, { recursive: true })
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 })
   const temporary = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`
   writeFileSync(temporary, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600 })
   try {
@@ -54,17 +54,9 @@ function readKeyFile(path: string): Buffer | undefined {
  */
 export async function assertSameSecretKey(db: Db, box: SecretBox): Promise<void> {
   const fingerprint = box.fingerprint()
-  await db
-    .insertInto('meta')
-    .values({ key: FINGERPRINT_KEY, value: fingerprint })
-    .onConflict((oc) => oc.column('key').doNothing())
-    .execute()
-  const stored = await db
-    .selectFrom('meta')
-    .select('value')
-    .where('key', '=', FINGERPRINT_KEY)
-    .executeTakeFirst()
-  if (stored !== undefined && stored.value !== fingerprint) {
+  await insertMetaIfAbsent(db, 'secret_key_fingerprint', fingerprint)
+  const stored = await getMeta(db, 'secret_key_fingerprint')
+  if (stored !== undefined && stored !== fingerprint) {
     throw new ConfigError(
       'CLOUDPLANE_SECRET_KEY',
       'differs from the key this database was first used with; every process must use the same key',

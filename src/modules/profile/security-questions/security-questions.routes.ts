@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { errorResponses } from '../../../common/schemas.ts'
-import { requireActor } from '../../../plugins/auth.ts'
+import { route } from '../../../common/route-schemas.ts'
+import { contextOf } from '../../../plugins/request-context.ts'
 import { profileRead, profileWrite, PROFILE_TAGS as tags } from '../profile-scopes.ts'
 import {
   AnsweredSecurityQuestionsSchema,
@@ -12,31 +12,30 @@ import * as questions from './security-questions.service.ts'
 export const securityQuestionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/profile/security-questions',
-    {
-      schema: {
+    route(
+      profileRead,
+      {
         operationId: 'getSecurityQuestions',
         summary: 'List the security questions with your answers (null where unanswered)',
         tags,
-        response: { 200: SecurityQuestionListSchema, ...errorResponses },
       },
-      config: { auth: profileRead },
-    },
-    async (request) => questions.listSecurityQuestions(app.db, app.secretBox, requireActor(request)),
+      SecurityQuestionListSchema,
+    ),
+    async (request) => questions.listSecurityQuestions(contextOf(request), app.secretBox),
   )
 
   app.post(
     '/profile/security-questions',
-    {
-      schema: {
+    route(
+      profileWrite,
+      {
         operationId: 'postSecurityQuestions',
         summary: 'Answer exactly three security questions; earlier answers are replaced',
         tags,
         body: AnswerSecurityQuestionsBodySchema,
-        response: { 200: AnsweredSecurityQuestionsSchema, ...errorResponses },
       },
-      config: { auth: profileWrite },
-    },
-    async (request) =>
-      questions.answerSecurityQuestions(app.db, app.secretBox, requireActor(request), request.body),
+      AnsweredSecurityQuestionsSchema,
+    ),
+    async (request) => questions.answerSecurityQuestions(contextOf(request), app.secretBox, request.body),
   )
 }

@@ -1,8 +1,7 @@
+import { inContextTransaction, type RequestContext } from '../../../common/context.ts'
 import { ErrorCollector } from '../../../common/errors.ts'
 import type { Db } from '../../../db/connect.ts'
-import { inTransaction } from '../../../db/transaction.ts'
-import type { Actor } from '../../auth/actor.ts'
-import { lockUser } from '../profile.repository.ts'
+import { lockUser } from '../../users/users.service.ts'
 import type { SecretBox } from '../secrets/secret-box.ts'
 import * as repo from './security-questions.repository.ts'
 import type {
@@ -22,11 +21,11 @@ export const ANSWERS_REQUIRED = 3
 const context = (userId: number, questionId: number) => `security-answer:${userId}:${questionId}`
 
 export async function listSecurityQuestions(
-  db: Db,
+  ctx: RequestContext,
   box: SecretBox,
-  actor: Actor,
 ): Promise<SecurityQuestionList> {
-  const rows = await repo.listQuestionsWithAnswers(db, actor.user.id)
+  const { actor } = ctx
+  const rows = await repo.listQuestionsWithAnswers(ctx.db, actor.user.id)
   return {
     security_questions: rows.map((row) => ({
       id: row.id,
@@ -41,9 +40,8 @@ export async function listSecurityQuestions(
 
 /** Exactly three distinct questions; the answers replace all earlier ones (rule 1). */
 export async function answerSecurityQuestions(
-  db: Db,
+  ctx: RequestContext,
   box: SecretBox,
-  actor: Actor,
   body: AnswerSecurityQuestionsBody,
 ): Promise<AnsweredSecurityQuestions> {
   const answers = body.security_questions
@@ -53,7 +51,7 @@ export async function answerSecurityQuestions(
     errors.throwIfAny()
   }
   const questions = new Map(
-    (await repo.findQuestions(db, [...new Set(answers.map((a) => a.question_id))])).map((q) => [
+    (await repo.findQuestions(ctx.db, [...new Set(answers.map((a) => a.question_id))])).map((q) => [
       q.id,
       q.question,
     ]),
@@ -67,8 +65,8 @@ export async function answerSecurityQuestions(
     seen.add(answer.question_id)
   })
   errors.throwIfAny()
-  const userId = actor.user.id
-  await inTransaction(db, async (trx) => {
+  const userId = ctx.actor.user.id
+  await inContextTransaction(ctx, async ({ db: trx }) => {
     await lockUser(trx, userId)
     await repo.replaceAnswers(
       trx,

@@ -1,14 +1,11 @@
+import { inContextTransaction, type RequestContext } from '../../../common/context.ts'
 import { badRequest, notFound } from '../../../common/errors.ts'
-import { mapPage, type PageRequest } from '../../../common/pagination.ts'
+import { type ListQuery, mapPage } from '../../../common/pagination.ts'
 import type { PageResult } from '../../../common/schemas.ts'
-import { type Clock, nowTimestamp } from '../../../common/time.ts'
-import { compileFilter } from '../../../common/x-filter.ts'
-import type { Db } from '../../../db/connect.ts'
-import { dialectOf } from '../../../db/dialects/dialect.ts'
-import { inTransaction } from '../../../db/transaction.ts'
-import type { Actor } from '../../auth/actor.ts'
-import type { EventEntity } from '../../events/events.repository.ts'
-import { recordEvent } from '../../events/events.repository.ts'
+import { nowTimestamp } from '../../../common/time.ts'
+import type { EventAction } from '../../events/event-builder.ts'
+import type { EventEntity } from '../../events/event-types.ts'
+import { recordEvent } from '../../events/events.service.ts'
 import { profileEvent } from '../profile-events.ts'
 import { publicKeyProblem } from './ssh-key-parser.ts'
 import * as repo from './ssh-keys.repository.ts'
@@ -26,73 +23,63 @@ const sshKeyEntity = (row: SshKeyRow): EventEntity => ({
   url: `/v4/profile/sshkeys/${row.id}`,
 })
 
-async function getRow(db: Db, actor: Actor, id: number): Promise<SshKeyRow> {
-  const row = await repo.findSshKey(db, actor.user.id, id)
+const recordSshKeyEvent = (ctx: RequestContext, action: EventAction, row: SshKeyRow, created: string) =>
+  recordEvent(ctx.db, profileEvent(ctx.actor, action, sshKeyEntity(row), created))
+
+/** An SSH key on the caller's profile; anyone else's is not found. */
+async function accessSshKey(ctx: RequestContext, { sshKeyId }: { sshKeyId: number }): Promise<SshKeyRow> {
+  const row = await repo.findSshKey(ctx.db, ctx.actor.user.id, sshKeyId)
   if (row === undefined) throw notFound()
   return row
 }
 
-/** No field of an SSH key is filterable (api-facts 2.2); the header is still checked. */
-export async function listSshKeys(
-  db: Db,
-  actor: Actor,
-  page: PageRequest,
-  filter: string | undefined,
-): Promise<PageResult<SshKey>> {
-  compileFilter(filter, {}, dialectOf(db))
-  return mapPage(await repo.listSshKeys(db, actor.user.id, page), toSshKey)
+export async function listSshKeys(ctx: RequestContext, query: ListQuery): Promise<PageResult<SshKey>> {
+  return mapPage(await repo.listSshKeys(ctx.db, ctx.actor.user.id, query), toSshKey)
 }
 
-export async function getSshKey(db: Db, actor: Actor, id: number): Promise<SshKey> {
-  return toSshKey(await getRow(db, actor, id))
+export async function getSshKey(ctx: RequestContext, ids: { sshKeyId: number }): Promise<SshKey> {
+  return toSshKey(await accessSshKey(ctx, ids))
 }
 
 /** The key is parsed, then stored exactly as sent (comment and all). */
 export async function addSshKey(
-  db: Db,
-  clock: Clock,
-  actor: Actor,
+  ctx: RequestContext,
   input: { label?: string; ssh_key: string },
 ): Promise<SshKey> {
   const problem = publicKeyProblem(input.ssh_key)
   if (problem !== undefined) throw badRequest(problem, 'ssh_key')
-  return inTransaction(db, async (trx) => {
-    const created = nowTimestamp(clock)
-    const row = await repo.insertSshKey(trx, {
-      userId: actor.user.id,
+  return inContextTransaction(ctx, async (tx) => {
+    const created = nowTimestamp(tx.clock)
+    const row = await repo.insertSshKey(tx.db, {
+      userId: tx.actor.user.id,
       label: input.label ?? '',
       sshKey: input.ssh_key,
       created,
     })
-    await recordEvent(trx, profileEvent(actor, 'user_ssh_key_add', sshKeyEntity(row), created))
+    await recordSshKeyEvent(tx, 'user_ssh_key_add', row, created)
     return toSshKey(row)
   })
 }
 
 export async function updateSshKey(
-  db: Db,
-  clock: Clock,
-  actor: Actor,
-  id: number,
+  ctx: RequestContext,
+  ids: { sshKeyId: number },
   input: { label?: string },
 ): Promise<SshKey> {
-  return inTransaction(db, async (trx) => {
-    const row = await getRow(trx, actor, id)
+  return inContextTransaction(ctx, async (tx) => {
+    const row = await accessSshKey(tx, ids)
     if (input.label === undefined) return toSshKey(row)
-    const updated = await repo.updateSshKeyLabel(trx, row.id, input.label)
-    await recordEvent(
-      trx,
-      profileEvent(actor, 'user_ssh_key_update', sshKeyEntity(updated), nowTimestamp(clock)),
-    )
+    const updated = await repo.updateSshKeyLabel(tx.db, row.id, input.label)
+    await recordSshKeyEvent(tx, 'user_ssh_key_update', updated, nowTimestamp(tx.clock))
     return toSshKey(updated)
   })
 }
 
 /** Removes the key from the profile only; copies already deployed to instances stay there. */
-export async function deleteSshKey(db: Db, clock: Clock, actor: Actor, id: number): Promise<void> {
-  await inTransaction(db, async (trx) => {
-    const row = await getRow(trx, actor, id)
-    await repo.deleteSshKey(trx, row.id)
-    await recordEvent(trx, profileEvent(actor, 'user_ssh_key_delete', sshKeyEntity(row), nowTimestamp(clock)))
+export async function deleteSshKey(ctx: RequestContext, ids: { sshKeyId: number }): Promise<void> {
+  await inContextTransaction(ctx, async (tx) => {
+    const row = await accessSshKey(tx, ids)
+    await repo.deleteSshKey(tx.db, row.id)
+    await recordSshKeyEvent(tx, 'user_ssh_key_delete', row, nowTimestamp(tx.clock))
   })
 }

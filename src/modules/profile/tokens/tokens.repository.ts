@@ -1,8 +1,15 @@
-import { type RawBuilder, type SqlBool, sql } from 'kysely'
-import { type OrderTerm, type PageRequest, paginate } from '../../../common/pagination.ts'
+import { pageOfFilteredList } from '../../../common/filtered-list.ts'
+import type { ListQuery } from '../../../common/pagination.ts'
 import type { PageResult } from '../../../common/schemas.ts'
+import type { FilterSpec } from '../../../common/x-filter.ts'
 import type { Db } from '../../../db/connect.ts'
 import type { TokenRow } from '../../auth/tokens.table.ts'
+
+/** Tokens filter (and order) on `created` and `label` (docs/service-facts.md#filterable-fields). */
+export const TOKEN_FILTERS: FilterSpec = {
+  created: { column: 'tokens.created', type: 'timestamp' },
+  label: { column: 'tokens.label', type: 'string' },
+}
 
 /** A user's personal access tokens that still work (OAuth tokens belong to apps, not this list). */
 function activeTokens(db: Db, userId: number, now: string) {
@@ -14,17 +21,19 @@ function activeTokens(db: Db, userId: number, now: string) {
     .where((eb) => eb.or([eb('tokens.expiry', 'is', null), eb('tokens.expiry', '>', now)]))
 }
 
+/** The user's working tokens, filtered and ordered by X-Filter; the id breaks ties. */
 export async function listTokens(
   db: Db,
   userId: number,
   now: string,
-  page: PageRequest,
-  where: RawBuilder<SqlBool> | undefined,
-  order: OrderTerm[],
+  list: ListQuery,
 ): Promise<PageResult<TokenRow>> {
-  let query = activeTokens(db, userId, now)
-  if (where) query = query.where(where)
-  return paginate(query, page, order)
+  return pageOfFilteredList(
+    db,
+    activeTokens(db, userId, now),
+    { spec: TOKEN_FILTERS, unique: 'tokens.id' },
+    list,
+  )
 }
 
 export async function findToken(
@@ -43,8 +52,3 @@ export async function updateTokenLabel(db: Db, id: number, label: string): Promi
 export async function deleteToken(db: Db, id: number): Promise<void> {
   await db.deleteFrom('tokens').where('id', '=', id).execute()
 }
-
-export const orderById = (direction: 'asc' | 'desc'): OrderTerm => ({
-  expression: sql.ref('tokens.id'),
-  direction,
-})

@@ -1,13 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { parseId } from '../../../common/ids.ts'
-import { parsePageQuery } from '../../../common/pagination.ts'
-import {
-  EmptyObjectSchema,
-  errorResponses,
-  FilterHeadersSchema,
-  PageQuerySchema,
-} from '../../../common/schemas.ts'
-import { requireActor } from '../../../plugins/auth.ts'
+import { listInput, listRoute, route } from '../../../common/route-schemas.ts'
+import { EmptyObjectSchema } from '../../../common/schemas.ts'
+import { contextOf } from '../../../plugins/request-context.ts'
 import { profileRead, profileWrite, PROFILE_TAGS as tags } from '../profile-scopes.ts'
 import {
   CreateTokenBodySchema,
@@ -21,95 +16,79 @@ import * as tokens from './tokens.service.ts'
 export const tokensRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/profile/tokens',
-    {
-      schema: {
+    listRoute(
+      profileRead,
+      {
         operationId: 'getPersonalAccessTokens',
         summary: 'List your personal access tokens (only their first 16 characters)',
         tags,
-        querystring: PageQuerySchema,
-        headers: FilterHeadersSchema,
-        response: { 200: TokenPageSchema, ...errorResponses },
       },
-      config: { auth: profileRead },
-    },
-    async (request) =>
-      tokens.listTokens(
-        app.db,
-        app.clock,
-        requireActor(request),
-        parsePageQuery(request.query),
-        request.headers['x-filter'],
-      ),
+      TokenPageSchema,
+    ),
+    async (request) => tokens.listTokens(contextOf(request), listInput(request)),
   )
 
   app.get(
     '/profile/tokens/:tokenId',
-    {
-      schema: {
+    route(
+      profileRead,
+      {
         operationId: 'getPersonalAccessToken',
         summary: 'View a personal access token',
         tags,
         params: TokenParamsSchema,
-        response: { 200: TokenSchema, ...errorResponses },
       },
-      config: { auth: profileRead },
-    },
-    async (request) =>
-      tokens.getToken(app.db, app.clock, requireActor(request), parseId(request.params.tokenId)),
+      TokenSchema,
+    ),
+    async (request) => tokens.getToken(contextOf(request), { tokenId: parseId(request.params.tokenId) }),
   )
 
   app.post(
     '/profile/tokens',
-    {
-      schema: {
+    route(
+      profileWrite,
+      {
         operationId: 'createPersonalAccessToken',
         summary: 'Create a personal access token; the full token is shown only in this response',
         tags,
         body: CreateTokenBodySchema,
-        response: { 200: TokenSchema, ...errorResponses },
       },
-      config: { auth: profileWrite },
-    },
-    async (request) => tokens.createToken(app.db, app.clock, requireActor(request), request.body),
+      TokenSchema,
+    ),
+    async (request) => tokens.createToken(contextOf(request), request.body),
   )
 
   app.put(
     '/profile/tokens/:tokenId',
-    {
-      schema: {
+    route(
+      profileWrite,
+      {
         operationId: 'updatePersonalAccessToken',
         summary: "Change a token's label (scopes and expiry are fixed)",
         tags,
         params: TokenParamsSchema,
         body: UpdateTokenBodySchema,
-        response: { 200: TokenSchema, ...errorResponses },
       },
-      config: { auth: profileWrite },
-    },
+      TokenSchema,
+    ),
     async (request) =>
-      tokens.updateToken(
-        app.db,
-        app.clock,
-        requireActor(request),
-        parseId(request.params.tokenId),
-        request.body,
-      ),
+      tokens.updateToken(contextOf(request), { tokenId: parseId(request.params.tokenId) }, request.body),
   )
 
   app.delete(
     '/profile/tokens/:tokenId',
-    {
-      schema: {
+    route(
+      profileWrite,
+      {
         operationId: 'deletePersonalAccessToken',
         summary: 'Revoke a personal access token (it may be the one making the request)',
         tags,
         params: TokenParamsSchema,
-        response: { 200: EmptyObjectSchema, ...errorResponses },
       },
-      config: { auth: profileWrite },
-    },
+      EmptyObjectSchema,
+    ),
     async (request) => {
-      await tokens.revokeToken(app.db, app.clock, requireActor(request), parseId(request.params.tokenId))
+      await tokens.revokeToken(contextOf(request), { tokenId: parseId(request.params.tokenId) })
       return {}
     },
   )

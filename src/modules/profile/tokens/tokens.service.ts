@@ -1,25 +1,17 @@
-import { ErrorCollector, notFound } from '../../../common/errors.ts'
-import { mapPage, type PageRequest } from '../../../common/pagination.ts'
+import { inContextTransaction, type RequestContext } from '../../../common/context.ts'
+import { ErrorCollector, notFound, scopeDenied } from '../../../common/errors.ts'
+import { type ListQuery, mapPage } from '../../../common/pagination.ts'
 import type { PageResult } from '../../../common/schemas.ts'
-import { type Clock, nowTimestamp, parseTimestamp } from '../../../common/time.ts'
-import { compileFilter, type FilterSpec } from '../../../common/x-filter.ts'
-import type { Db } from '../../../db/connect.ts'
-import { dialectOf } from '../../../db/dialects/dialect.ts'
-import { inTransaction } from '../../../db/transaction.ts'
-import type { Actor } from '../../auth/actor.ts'
+import { nowTimestamp, parseTimestamp } from '../../../common/time.ts'
 import { issueToken } from '../../auth/issue-token.ts'
 import { formatScopes, isWithin, parseScopes, type ScopeSet } from '../../auth/scopes.ts'
 import type { TokenRow } from '../../auth/tokens.table.ts'
-import { type EventEntity, recordEvent } from '../../events/events.repository.ts'
+import type { EventAction } from '../../events/event-builder.ts'
+import type { EventEntity } from '../../events/event-types.ts'
+import { recordEvent } from '../../events/events.service.ts'
 import { profileEvent } from '../profile-events.ts'
 import * as repo from './tokens.repository.ts'
 import type { CreateTokenBody, Token } from './tokens.schemas.ts'
-
-/** api-facts 2.2: tokens filter (and order) on `created` and `label`. */
-export const TOKEN_FILTERS: FilterSpec = {
-  created: { column: 'tokens.created', type: 'timestamp' },
-  label: { column: 'tokens.label', type: 'string' },
-}
 
 export function toToken(row: TokenRow, secret?: string): Token {
   return {
@@ -39,38 +31,37 @@ const tokenEntity = (row: TokenRow): EventEntity => ({
   url: `/v4/profile/tokens/${row.id}`,
 })
 
-async function getRow(db: Db, clock: Clock, actor: Actor, id: number): Promise<TokenRow> {
-  const row = await repo.findToken(db, actor.user.id, id, nowTimestamp(clock))
+const recordTokenEvent = (ctx: RequestContext, action: EventAction, row: TokenRow, created: string) =>
+  recordEvent(ctx.db, profileEvent(ctx.actor, action, tokenEntity(row), created))
+
+/** A working personal access token of the caller; anyone else's, or an expired one, is not found. */
+async function accessToken(ctx: RequestContext, { tokenId }: { tokenId: number }): Promise<TokenRow> {
+  const row = await repo.findToken(ctx.db, ctx.actor.user.id, tokenId, nowTimestamp(ctx.clock))
   if (row === undefined) throw notFound()
   return row
 }
 
-export async function listTokens(
-  db: Db,
-  clock: Clock,
-  actor: Actor,
-  page: PageRequest,
-  filter: string | undefined,
-): Promise<PageResult<Token>> {
-  const compiled = compileFilter(filter, TOKEN_FILTERS, dialectOf(db))
-  const order = [
-    ...(compiled.order ? [compiled.order] : []),
-    repo.orderById(compiled.order?.direction ?? 'asc'),
-  ]
-  const rows = await repo.listTokens(db, actor.user.id, nowTimestamp(clock), page, compiled.where, order)
+export async function listTokens(ctx: RequestContext, query: ListQuery): Promise<PageResult<Token>> {
+  const { db, clock, actor } = ctx
+  const rows = await repo.listTokens(db, actor.user.id, nowTimestamp(clock), query)
   return mapPage(rows, (row) => toToken(row))
 }
 
-export async function getToken(db: Db, clock: Clock, actor: Actor, id: number): Promise<Token> {
-  return toToken(await getRow(db, clock, actor, id))
+export async function getToken(ctx: RequestContext, ids: { tokenId: number }): Promise<Token> {
+  return toToken(await accessToken(ctx, ids))
 }
 
 /**
  * The new token's scopes may not exceed the acting token's; omitted or `*` means the acting
- * token's own. Expiry null or omitted: never expires (Decisions, 10).
+ * token's own. Expiry null or omitted: never expires (docs/decisions.md#token-expiry), but a new
+ * token never outlives the one creating it, so a short-lived token cannot mint a lasting one.
+ * Only a personal access token may create one: an OAuth app's token would otherwise leave behind
+ * a token that survives the app's revocation (docs/decisions.md#personal-access-tokens-from-other-tokens).
  */
-export async function createToken(db: Db, clock: Clock, actor: Actor, body: CreateTokenBody): Promise<Token> {
-  const now = nowTimestamp(clock)
+export async function createToken(ctx: RequestContext, body: CreateTokenBody): Promise<Token> {
+  const { actor } = ctx
+  if (actor.authorizedAppId !== null) throw scopeDenied()
+  const now = nowTimestamp(ctx.clock)
   const errors = new ErrorCollector()
   let scopes: ScopeSet = actor.scopes
   if (body.scopes !== undefined && body.scopes.trim() !== '*') {
@@ -93,33 +84,33 @@ export async function createToken(db: Db, clock: Clock, actor: Actor, body: Crea
     else if (parsed <= now) errors.add('expiry must be in the future', 'expiry')
     else expiry = parsed
   }
+  if (actor.tokenExpiry !== null && (expiry === null || expiry > actor.tokenExpiry))
+    expiry = actor.tokenExpiry
   errors.throwIfAny()
-  return inTransaction(db, async (trx) => {
-    const { row, secret } = await issueToken(trx, {
+  return inContextTransaction(ctx, async (tx) => {
+    const { row, secret } = await issueToken(tx.db, {
       userId: actor.user.id,
       label: body.label,
       scopes: formatScopes(scopes),
       created: now,
       expiry,
     })
-    await recordEvent(trx, profileEvent(actor, 'token_create', tokenEntity(row), now))
+    await recordTokenEvent(tx, 'token_create', row, now)
     return toToken(row, secret)
   })
 }
 
 /** Only the label can change; scopes and expiry are fixed at creation. */
 export async function updateToken(
-  db: Db,
-  clock: Clock,
-  actor: Actor,
-  id: number,
+  ctx: RequestContext,
+  ids: { tokenId: number },
   body: { label?: string },
 ): Promise<Token> {
-  return inTransaction(db, async (trx) => {
-    const row = await getRow(trx, clock, actor, id)
+  return inContextTransaction(ctx, async (tx) => {
+    const row = await accessToken(tx, ids)
     if (body.label === undefined) return toToken(row)
-    const updated = await repo.updateTokenLabel(trx, row.id, body.label)
-    await recordEvent(trx, profileEvent(actor, 'token_update', tokenEntity(updated), nowTimestamp(clock)))
+    const updated = await repo.updateTokenLabel(tx.db, row.id, body.label)
+    await recordTokenEvent(tx, 'token_update', updated, nowTimestamp(tx.clock))
     return toToken(updated)
   })
 }
@@ -128,10 +119,10 @@ export async function updateToken(
  * Revokes a token (the acting one included). Authentication reads the token row on every
  * request, so every process refuses it from the next request on.
  */
-export async function revokeToken(db: Db, clock: Clock, actor: Actor, id: number): Promise<void> {
-  await inTransaction(db, async (trx) => {
-    const row = await getRow(trx, clock, actor, id)
-    await repo.deleteToken(trx, row.id)
-    await recordEvent(trx, profileEvent(actor, 'token_delete', tokenEntity(row), nowTimestamp(clock)))
+export async function revokeToken(ctx: RequestContext, ids: { tokenId: number }): Promise<void> {
+  await inContextTransaction(ctx, async (tx) => {
+    const row = await accessToken(tx, ids)
+    await repo.deleteToken(tx.db, row.id)
+    await recordTokenEvent(tx, 'token_delete', row, nowTimestamp(tx.clock))
   })
 }

@@ -1,5 +1,5 @@
-import { randomInt } from 'node:crypto'
-import { generateSecret, verify } from 'otplib'
+import { verify } from 'otplib'
+import { randomBytes, randomInt } from '../../../common/random.ts'
 
 /**
  * RFC 6238 TOTP through otplib: SHA-1, 6 digits, 30-second steps, what every authenticator app
@@ -12,8 +12,24 @@ const TOLERANCE_SECONDS = TOTP_PERIOD_SECONDS
 
 /** 160 random bits in base32 (32 characters), the size RFC 4226 recommends. */
 export function newTotpSecret(): string {
-  return generateSecret({ length: 20 })
+  // Base32 (RFC 4648, unpadded) of bytes from the server's one random source, so a seeded run
+  // hands out the same secret.
+  const bytes = randomBytes(20)
+  let bits = 0
+  let value = 0
+  let out = ''
+  for (const byte of bytes) {
+    value = (value << 8) | byte
+    bits += 8
+    while (bits >= 5) {
+      out += BASE32[(value >>> (bits - 5)) & 31]
+      bits -= 5
+    }
+  }
+  return out
 }
+
+const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'
 
 /** The time step the code belongs to, or undefined when it is not a current code. */
 export async function matchTotp(

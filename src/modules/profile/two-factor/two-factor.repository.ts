@@ -50,7 +50,3 @@ export async function clearScratchCode(db: Db, userId: number): Promise<void> {
 export async function deleteTfa(db: Db, userId: number): Promise<void> {
   await db.deleteFrom('user_tfa').where('user_id', '=', userId).execute()
 }
-
-export async function setTwoFactorFlag(db: Db, userId: number, enabled: boolean): Promise<void> {
-  await db.updateTable('users').set({ two_factor_auth: enabled }).where('id', '=', userId).execute()
-}

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { EmptyObjectSchema, errorResponses } from '../../../common/schemas.ts'
-import { requireActor } from '../../../plugins/auth.ts'
+import { route } from '../../../common/route-schemas.ts'
+import { EmptyObjectSchema } from '../../../common/schemas.ts'
+import { contextOf } from '../../../plugins/request-context.ts'
 import { profileWrite, PROFILE_TAGS as tags } from '../profile-scopes.ts'
 import { ConfirmTfaBodySchema, TfaScratchSchema, TfaSecretSchema } from './two-factor.schemas.ts'
 import * as tfa from './two-factor.service.ts'
@@ -8,47 +9,42 @@ import * as tfa from './two-factor.service.ts'
 export const twoFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/profile/tfa-enable',
-    {
-      schema: {
+    route(
+      profileWrite,
+      {
         operationId: 'tfaEnable',
         summary: 'Get a new TOTP secret to confirm within 15 minutes (needs answered security questions)',
         tags,
-        response: { 200: TfaSecretSchema, ...errorResponses },
       },
-      config: { auth: profileWrite },
-    },
-    async (request) => tfa.enableTfa(app.db, app.secretBox, app.clock, requireActor(request)),
+      TfaSecretSchema,
+    ),
+    async (request) => tfa.enableTfa(contextOf(request), app.secretBox),
   )
 
   app.post(
     '/profile/tfa-enable-confirm',
-    {
-      schema: {
+    route(
+      profileWrite,
+      {
         operationId: 'tfaConfirm',
         summary: 'Turn two-factor authentication on with a current code; returns a one-use scratch code',
         tags,
         body: ConfirmTfaBodySchema,
-        response: { 200: TfaScratchSchema, ...errorResponses },
       },
-      config: { auth: profileWrite },
-    },
-    async (request) =>
-      tfa.confirmTfa(app.db, app.secretBox, app.clock, requireActor(request), request.body.tfa_code),
+      TfaScratchSchema,
+    ),
+    async (request) => tfa.confirmTfa(contextOf(request), app.secretBox, request.body.tfa_code),
   )
 
   app.post(
     '/profile/tfa-disable',
-    {
-      schema: {
-        operationId: 'tfaDisable',
-        summary: 'Turn two-factor authentication off',
-        tags,
-        response: { 200: EmptyObjectSchema, ...errorResponses },
-      },
-      config: { auth: profileWrite },
-    },
+    route(
+      profileWrite,
+      { operationId: 'tfaDisable', summary: 'Turn two-factor authentication off', tags },
+      EmptyObjectSchema,
+    ),
     async (request) => {
-      await tfa.disableTfa(app.db, app.clock, requireActor(request))
+      await tfa.disableTfa(contextOf(request))
       return {}
     },
   )

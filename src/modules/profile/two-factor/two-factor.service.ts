@@ -1,17 +1,17 @@
+import { inContextTransaction, type RequestContext } from '../../../common/context.ts'
 import { badRequest } from '../../../common/errors.ts'
 import { addSeconds, type Clock, formatTimestamp } from '../../../common/time.ts'
 import type { Db } from '../../../db/connect.ts'
 import { inTransaction } from '../../../db/transaction.ts'
-import type { Actor } from '../../auth/actor.ts'
-import { recordEvent } from '../../events/events.repository.ts'
-import { lockUser } from '../profile.repository.ts'
+import { recordEvent } from '../../events/events.service.ts'
+import { lockUser, setTwoFactorFlag } from '../../users/users.service.ts'
 import { profileEntity, profileEvent } from '../profile-events.ts'
 import type { SecretBox } from '../secrets/secret-box.ts'
 import { hasAnsweredSecurityQuestions } from '../security-questions/security-questions.service.ts'
 import { matchTotp, newScratchCode, newTotpSecret } from './totp.ts'
 import * as repo from './two-factor.repository.ts'
 
-/** A secret must be confirmed within 15 minutes (Decisions, 15). */
+/** A secret must be confirmed within 15 minutes (docs/decisions.md#two-factor-secret-lifetime). */
 export const TFA_SECRET_LIFETIME_SECONDS = 15 * 60
 
 export const SECURITY_QUESTIONS_REQUIRED =
@@ -24,13 +24,12 @@ const secretContext = (userId: number) => `tfa:${userId}`
  * this is how it is reset: the secret in force keeps working until the new one is confirmed.
  */
 export async function enableTfa(
-  db: Db,
+  ctx: RequestContext,
   box: SecretBox,
-  clock: Clock,
-  actor: Actor,
 ): Promise<{ secret: string; expiry: string }> {
-  const userId = actor.user.id
-  return inTransaction(db, async (trx) => {
+  const { clock } = ctx
+  const userId = ctx.actor.user.id
+  return inContextTransaction(ctx, async ({ db: trx }) => {
     await lockUser(trx, userId)
     if (!(await hasAnsweredSecurityQuestions(trx, userId))) throw badRequest(SECURITY_QUESTIONS_REQUIRED)
     const secret = newTotpSecret()
@@ -46,14 +45,13 @@ export async function enableTfa(
  * one confirmation even when two requests race.
  */
 export async function confirmTfa(
-  db: Db,
+  ctx: RequestContext,
   box: SecretBox,
-  clock: Clock,
-  actor: Actor,
   code: string,
 ): Promise<{ scratch: string }> {
+  const { clock, actor } = ctx
   const userId = actor.user.id
-  return inTransaction(db, async (trx) => {
+  return inContextTransaction(ctx, async ({ db: trx }) => {
     await lockUser(trx, userId)
     const now = clock.now()
     const tfa = await repo.findTfa(trx, userId)
@@ -77,22 +75,23 @@ export async function confirmTfa(
       timeStep,
       scratchDigest: box.digest('scratch-code', scratch),
     })
-    await repo.setTwoFactorFlag(trx, userId, true)
+    await setTwoFactorFlag(trx, userId, true)
     await recordEvent(trx, profileEvent(actor, 'tfa_enabled', profileEntity(actor), formatTimestamp(now)))
     return { scratch }
   })
 }
 
 /** POST /profile/tfa-disable: logins from untrusted devices then need only a password. */
-export async function disableTfa(db: Db, clock: Clock, actor: Actor): Promise<void> {
+export async function disableTfa(ctx: RequestContext): Promise<void> {
+  const { clock, actor } = ctx
   const userId = actor.user.id
-  await inTransaction(db, async (trx) => {
+  await inContextTransaction(ctx, async ({ db: trx }) => {
     await lockUser(trx, userId)
     const tfa = await repo.findTfa(trx, userId)
     await repo.deleteTfa(trx, userId)
     const wasOn = actor.user.two_factor_auth || (tfa?.secret_sealed ?? null) !== null
     if (!wasOn) return
-    await repo.setTwoFactorFlag(trx, userId, false)
+    await setTwoFactorFlag(trx, userId, false)
     await recordEvent(
       trx,
       profileEvent(actor, 'tfa_disabled', profileEntity(actor), formatTimestamp(clock.now())),

@@ -1,7 +1,21 @@
-import { type RawBuilder, type SqlBool, sql } from 'kysely'
-import { type OrderTerm, type PageRequest, paginate } from '../../../common/pagination.ts'
+import type { PageRequest } from '../../../common/pagination.ts'
+import { paginateQuery } from '../../../common/pagination.ts'
 import type { PageResult } from '../../../common/schemas.ts'
+import type { FilterSpec } from '../../../common/x-filter.ts'
 import type { Db } from '../../../db/connect.ts'
+import { dialectOf } from '../../../db/dialects/dialect.ts'
+import { listCriteria } from '../../../db/list-criteria.ts'
+import { grantedEntities } from '../../grants/grant-filter.ts'
+import { vpcIpRecords } from '../subnets/subnet-attachments.repository.ts'
+
+/** Filterable VPC IP fields, added in 4.173.1 (docs/service-facts.md#filterable-fields). */
+export const VPC_IP_FILTERS: FilterSpec = {
+  active: { column: 'ips.active', type: 'boolean' },
+  config_id: { column: 'ips.config_id', type: 'integer' },
+  linode_id: { column: 'ips.linode_id', type: 'integer' },
+  region: { column: 'ips.region', type: 'string' },
+  vpc_id: { column: 'ips.vpc_id', type: 'integer' },
+}
 
 export interface VpcIpRow {
   interface_id: number
@@ -18,73 +32,36 @@ export interface VpcIpRow {
   subnet_ipv4: string
 }
 
-export interface VpcIpScope {
+/** Which records a list shows: an account's, of one VPC or of those a restricted user is granted. */
+export interface VpcIpListScope {
   accountId: number
   /** Only this VPC, or every VPC of the account. */
   vpcId?: number
-  /** Extra condition on `vpcs.id` (grants of a restricted user). */
-  vpcCondition?: RawBuilder<SqlBool>
+  /** The restricted user whose grants keep a VPC's records in the list; null: no restriction. */
+  restrictedUserId: number | null
 }
 
-/**
- * The records as one derived table `ips`: each VPC interface's address, plus one row per routed
- * range, so that X-Filter, counting and paging all happen in SQL.
- */
-function records(db: Db, scope: VpcIpScope) {
-  let addresses = db
-    .selectFrom('compute_interfaces as i')
-    .innerJoin('subnets as s', 's.id', 'i.subnet_id')
-    .innerJoin('vpcs as v', 'v.id', 's.vpc_id')
-    .select([
-      'i.id as interface_id',
-      sql<number>`0`.as('ord'),
-      'i.ipv4_vpc as address',
-      sql<string | null>`null`.as('address_range'),
-      's.vpc_id as vpc_id',
-      'i.subnet_id as subnet_id',
-      'v.region as region',
-      'i.instance_id as linode_id',
-      'i.config_id as config_id',
-      'i.active as active',
-      'i.nat_1_1 as nat_1_1',
-      's.ipv4 as subnet_ipv4',
-    ])
-    .where('v.account_id', '=', scope.accountId)
-  if (scope.vpcId !== undefined) addresses = addresses.where('v.id', '=', scope.vpcId)
-  if (scope.vpcCondition) addresses = addresses.where(scope.vpcCondition)
-  let ranges = db
-    .selectFrom('compute_interface_ranges as r')
-    .innerJoin('compute_interfaces as i', 'i.id', 'r.interface_id')
-    .innerJoin('subnets as s', 's.id', 'i.subnet_id')
-    .innerJoin('vpcs as v', 'v.id', 's.vpc_id')
-    .select([
-      'i.id as interface_id',
-      sql<number>`r.position + 1`.as('ord'),
-      sql<string | null>`null`.as('address'),
-      'r.range as address_range',
-      's.vpc_id as vpc_id',
-      'i.subnet_id as subnet_id',
-      'v.region as region',
-      'i.instance_id as linode_id',
-      'i.config_id as config_id',
-      'i.active as active',
-      sql<string | null>`null`.as('nat_1_1'),
-      's.ipv4 as subnet_ipv4',
-    ])
-    .where('v.account_id', '=', scope.accountId)
-  if (scope.vpcId !== undefined) ranges = ranges.where('v.id', '=', scope.vpcId)
-  if (scope.vpcCondition) ranges = ranges.where(scope.vpcCondition)
-  return db.selectFrom(addresses.unionAll(ranges).as('ips')).selectAll()
-}
-
+/** A page of VPC IP records: an interface's address first, then its routed ranges. */
 export async function listVpcIps(
   db: Db,
-  scope: VpcIpScope,
+  scope: VpcIpListScope,
+  filter: string | undefined,
   page: PageRequest,
-  where: RawBuilder<SqlBool> | undefined,
-  order: OrderTerm[],
 ): Promise<PageResult<VpcIpRow>> {
-  let query = records(db, scope)
+  const { where, order } = listCriteria({
+    filter,
+    spec: VPC_IP_FILTERS,
+    dialect: dialectOf(db),
+    order: { unique: ['ips.interface_id', 'ips.ord'] },
+  })
+  let query = vpcIpRecords(db, {
+    accountId: scope.accountId,
+    ...(scope.vpcId !== undefined && { vpcId: scope.vpcId }),
+    // Inside each part of the union, where it narrows the join early.
+    ...(scope.restrictedUserId !== null && {
+      vpcCondition: grantedEntities('vpc', 'v.id', scope.restrictedUserId),
+    }),
+  })
   if (where) query = query.where(where)
-  return paginate(query, page, order) as Promise<PageResult<VpcIpRow>>
+  return paginateQuery(db, query, order, page) as Promise<PageResult<VpcIpRow>>
 }

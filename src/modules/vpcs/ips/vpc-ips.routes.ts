@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { parseId } from '../../../common/ids.ts'
-import { parsePageQuery } from '../../../common/pagination.ts'
-import { errorResponses, FilterHeadersSchema, PageQuerySchema } from '../../../common/schemas.ts'
-import { requireActor } from '../../../plugins/auth.ts'
+import { listInput, listRoute } from '../../../common/route-schemas.ts'
+import { contextOf } from '../../../plugins/request-context.ts'
 import type { Scope } from '../../auth/scopes.ts'
 import { VpcParamsSchema } from '../vpcs.schemas.ts'
 import { VpcIpPageSchema } from './vpc-ips.schemas.ts'
@@ -11,7 +10,10 @@ import * as vpcIps from './vpc-ips.service.ts'
 const tags = ['VPCs']
 const auth = { scopes: ['ips:read_only'] as Scope[] }
 
-/** The account-wide list is served at the document's path and at the real API's (Decisions 6). */
+/**
+ * The account-wide list is served at the API document's path and at the one real clients call
+ * (docs/decisions.md#api-roots).
+ */
 const ACCOUNT_PATHS = [
   ['/networking/vpcs/ips', 'getVPCsIPs'],
   ['/vpcs/ips', 'getVPCsIPsAlias'],
@@ -21,48 +23,32 @@ export const vpcIpsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   for (const [path, operationId] of ACCOUNT_PATHS) {
     app.get(
       path,
-      {
-        schema: {
-          operationId,
-          summary: 'List the VPC IP addresses of every VPC of the account',
-          tags,
-          querystring: PageQuerySchema,
-          headers: FilterHeadersSchema,
-          response: { 200: VpcIpPageSchema, ...errorResponses },
-        },
-        config: { auth },
-      },
-      async (request) =>
-        vpcIps.listAccountVpcIps(
-          app.db,
-          requireActor(request),
-          parsePageQuery(request.query),
-          request.headers['x-filter'],
-        ),
+      listRoute(
+        auth,
+        { operationId, summary: 'List the VPC IP addresses of every VPC of the account', tags },
+        VpcIpPageSchema,
+      ),
+      async (request) => vpcIps.listAccountVpcIps(contextOf(request), listInput(request)),
     )
   }
 
   app.get(
     '/vpcs/:vpcId/ips',
-    {
-      schema: {
+    listRoute(
+      auth,
+      {
         operationId: 'getVPCIPs',
         summary: 'List the IP addresses of one VPC',
         tags,
         params: VpcParamsSchema,
-        querystring: PageQuerySchema,
-        headers: FilterHeadersSchema,
-        response: { 200: VpcIpPageSchema, ...errorResponses },
       },
-      config: { auth },
-    },
+      VpcIpPageSchema,
+    ),
     async (request) =>
       vpcIps.listVpcIpsOfVpc(
-        app.db,
-        requireActor(request),
-        parseId(request.params.vpcId),
-        parsePageQuery(request.query),
-        request.headers['x-filter'],
+        contextOf(request),
+        { vpcId: parseId(request.params.vpcId) },
+        listInput(request),
       ),
   )
 }

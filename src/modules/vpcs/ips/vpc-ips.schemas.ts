@@ -2,8 +2,9 @@ import { type Static, Type } from 'typebox'
 import { Nullable, Page } from '../../../common/schemas.ts'
 
 /**
- * A VPC IP record: 13 fields in the recorded order (api-facts 11b). An interface's own address has
- * `address` set; each of its routed `ip_ranges` is a record with `address_range` set instead.
+ * A VPC IP record: 13 fields in the recorded order (docs/service-facts.md#vpc-ip-records). An
+ * interface's own address has `address` set; each of its routed `ip_ranges` is a record with
+ * `address_range` set instead.
  */
 export const VpcIpSchema = Type.Object({
   address: Nullable(Type.String()),

@@ -9,7 +9,10 @@ import {
   storedRange,
 } from '../../../common/cidr.ts'
 
-/** Subnets live in RFC 1918 space, outside the block kept for the private-IP feature (api-facts 4.2). */
+/**
+ * Subnets live in RFC 1918 space, outside the block kept for the private-IP feature
+ * (docs/service-facts.md#subnet-ranges).
+ */
 const PRIVATE_SPACE = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16'].map(storedRange)
 const RESERVED = storedRange('192.168.128.0/17')
 const MIN_PREFIX = 1

@@ -1,34 +1,62 @@
-import type { RawBuilder, SqlBool } from 'kysely'
-import { sql } from 'kysely'
-import { type OrderTerm, type PageRequest, paginate } from '../../../common/pagination.ts'
+import { type CompiledQuery, sql } from 'kysely'
+import { type PageRequest, paginateQuery } from '../../../common/pagination.ts'
 import type { PageResult } from '../../../common/schemas.ts'
+import type { FilterSpec } from '../../../common/x-filter.ts'
 import type { Db } from '../../../db/connect.ts'
 import { dialectOf, forUpdate } from '../../../db/dialects/dialect.ts'
-import {
-  PreparedCache,
-  type PreparedQuery,
-  prepare,
-  runPrepared,
-  slot,
-  stableSlot,
-} from '../../../db/prepared.ts'
+import { type ListCriteria, listCriteria } from '../../../db/list-criteria.ts'
+import { defineShaped, runPrepared, slot, stableSlot } from '../../../db/prepared.ts'
 import { subnetJsonParts } from '../vpc-json.ts'
 import type { VpcRow } from '../vpcs.table.ts'
+import { noAttachmentOn } from './subnet-attachments.repository.ts'
 import type { NewSubnetRow, SubnetRow } from './subnets.table.ts'
 
 /*
  * The subnet writes (create, delete) run their statements prepared (see db/prepared.ts): they are
  * the hot writes of the area, and building and compiling the queries cost more than running them.
+ * Their SQL depends on the dialect alone, so their shape is empty.
  */
 
+/** Filterable subnet fields at 4.174.0 (docs/service-facts.md#filterable-fields). */
+export const SUBNET_FILTERS: FilterSpec = {
+  id: { column: 'subnets.id', type: 'integer' },
+  label: { column: 'subnets.label', type: 'string' },
+  created: { column: 'subnets.created', type: 'timestamp' },
+  updated: { column: 'subnets.updated', type: 'timestamp', nullable: true },
+}
+
+type NoShape = Record<string, never>
 type VpcRef = Pick<VpcRow, 'id' | 'label'>
 export type SubnetRange = Pick<SubnetRow, 'label' | 'ipv4'>
 
-const vpcWithRangesQuery = new PreparedCache<
-  PreparedQuery<{ id: number; label: string; s_label: string | null; s_ipv4: string | null }>
->(2)
-const lockVpcQuery = new PreparedCache<PreparedQuery<VpcRef>>(2)
-const rangesQuery = new PreparedCache<PreparedQuery<SubnetRange>>(2)
+/** SQLite: the VPC and its subnets' ranges in one statement (its write transaction is exclusive). */
+const vpcWithRangesStatement = defineShaped('vpc with subnet ranges', (db, _shape: NoShape, dialect) => ({
+  find: db
+    .selectFrom('vpcs as v')
+    .leftJoin('subnets as s', 's.vpc_id', 'v.id')
+    .select(['v.id', 'v.label', 's.label as s_label', 's.ipv4 as s_ipv4'])
+    .where('v.id', '=', stableSlot<number>(dialect, 'vpc'))
+    .where('v.account_id', '=', stableSlot<number>(dialect, 'account'))
+    .orderBy('s.id')
+    .compile(),
+}))
+
+/** PostgreSQL: the VPC locked first, then its subnets' ranges as they are once the lock is held. */
+const lockVpcThenRangesStatements = defineShaped('lock vpc, then subnet ranges', (db, _shape: NoShape) => ({
+  lock: db
+    .selectFrom('vpcs')
+    .select(['id', 'label'])
+    .where('id', '=', slot<number>('vpc'))
+    .where('account_id', '=', slot<number>('account'))
+    .forUpdate()
+    .compile(),
+  ranges: db
+    .selectFrom('subnets')
+    .select(['label', 'ipv4'])
+    .where('vpc_id', '=', slot<number>('vpc'))
+    .orderBy('id')
+    .compile(),
+}))
 
 /**
  * The account's VPC, locked until the transaction ends so that subnet creates are serialized,
@@ -41,47 +69,14 @@ export async function lockVpcWithRanges(
   accountId: number,
   vpcId: number,
 ): Promise<{ vpc: VpcRef; subnets: SubnetRange[] } | undefined> {
-  const dialect = dialectOf(db)
   const values = { vpc: vpcId, account: accountId }
-  if (dialect === 'postgres') {
-    const lock = lockVpcQuery.get(dialect, () =>
-      prepare(
-        db
-          .selectFrom('vpcs')
-          .select(['id', 'label'])
-          .where('id', '=', slot<number>('vpc'))
-          .where('account_id', '=', slot<number>('account'))
-          .forUpdate()
-          .compile(),
-      ),
-    )
-    const vpc = (await runPrepared(db, lock, values)).rows[0]
+  if (dialectOf(db) === 'postgres') {
+    const statements = lockVpcThenRangesStatements(db, {})
+    const vpc = (await runPrepared(db, statements.lock, values)).rows[0]
     if (vpc === undefined) return undefined
-    const ranges = rangesQuery.get(dialect, () =>
-      prepare(
-        db
-          .selectFrom('subnets')
-          .select(['label', 'ipv4'])
-          .where('vpc_id', '=', slot<number>('vpc'))
-          .orderBy('id')
-          .compile(),
-      ),
-    )
-    return { vpc, subnets: (await runPrepared(db, ranges, values)).rows }
+    return { vpc, subnets: (await runPrepared(db, statements.ranges, values)).rows }
   }
-  const query = vpcWithRangesQuery.get(dialect, () =>
-    prepare(
-      db
-        .selectFrom('vpcs as v')
-        .leftJoin('subnets as s', 's.vpc_id', 'v.id')
-        .select(['v.id', 'v.label', 's.label as s_label', 's.ipv4 as s_ipv4'])
-        .where('v.id', '=', stableSlot<number>(dialect, 'vpc'))
-        .where('v.account_id', '=', stableSlot<number>(dialect, 'account'))
-        .orderBy('s.id')
-        .compile(),
-    ),
-  )
-  const { rows } = await runPrepared(db, query, values)
+  const { rows } = await runPrepared(db, vpcWithRangesStatement(db, {}).find, values)
   const first = rows[0]
   if (first === undefined) return undefined
   const subnets: SubnetRange[] = []
@@ -91,35 +86,46 @@ export async function lockVpcWithRanges(
   return { vpc: { id: first.id, label: first.label }, subnets }
 }
 
-const insertQuery = new PreparedCache<PreparedQuery<SubnetRow>>(2)
+const insertSubnetStatement = defineShaped('insert subnet', (db, _shape: NoShape) => ({
+  insert: db
+    .insertInto('subnets')
+    .values({
+      vpc_id: slot<number>('vpc_id'),
+      label: slot<string>('label'),
+      ipv4: slot<string>('ipv4'),
+      created: slot<string>('created'),
+      updated: slot<string | null>('updated'),
+      json_head: slot<string>('json_head'),
+      json_tail: slot<string>('json_tail'),
+    })
+    .returningAll()
+    .compile(),
+}))
 
 /** A new subnet's fields; the stored JSON is derived from them. */
 export type NewSubnet = Omit<NewSubnetRow, 'json_head' | 'json_tail'>
 
 export async function insertSubnet(db: Db, row: NewSubnet): Promise<SubnetRow> {
-  const query = insertQuery.get(dialectOf(db), () =>
-    prepare(
-      db
-        .insertInto('subnets')
-        .values({
-          vpc_id: slot<number>('vpc_id'),
-          label: slot<string>('label'),
-          ipv4: slot<string>('ipv4'),
-          created: slot<string>('created'),
-          updated: slot<string | null>('updated'),
-          json_head: slot<string>('json_head'),
-          json_tail: slot<string>('json_tail'),
-        })
-        .returningAll()
-        .compile(),
-    ),
-  )
   const values = { updated: null, ...row }
-  const { rows } = await runPrepared(db, query, { ...values, ...subnetJsonParts(values) })
+  const { rows } = await runPrepared(db, insertSubnetStatement(db, {}).insert, {
+    ...values,
+    ...subnetJsonParts(values),
+  })
   return rows[0] as SubnetRow
 }
 
-const lockSubnetQuery = new PreparedCache<PreparedQuery<SubnetRow & { vpc_label: string }>>(2)
+const lockSubnetStatement = defineShaped('lock subnet of account vpc', (db, _shape: NoShape, dialect) => {
+  const query = db
+    .selectFrom('subnets as s')
+    .innerJoin('vpcs as v', 'v.id', 's.vpc_id')
+    .selectAll('s')
+    .select('v.label as vpc_label')
+    .where('s.id', '=', stableSlot<number>(dialect, 'subnet'))
+    .where('s.vpc_id', '=', stableSlot<number>(dialect, 'vpc'))
+    .where('v.account_id', '=', stableSlot<number>(dialect, 'account'))
+  const lock = dialect === 'postgres' ? query.forUpdate('s') : query
+  return { lock: lock.compile() as CompiledQuery<SubnetRow & { vpc_label: string }> }
+})
 
 /**
  * A subnet of the account's VPC, with the VPC's label; the subnet is locked until the
@@ -131,19 +137,11 @@ export async function lockSubnetOfAccountVpc(
   vpcId: number,
   subnetId: number,
 ): Promise<{ vpc: VpcRef; subnet: SubnetRow } | undefined> {
-  const dialect = dialectOf(db)
-  const query = lockSubnetQuery.get(dialect, () => {
-    const query = db
-      .selectFrom('subnets as s')
-      .innerJoin('vpcs as v', 'v.id', 's.vpc_id')
-      .selectAll('s')
-      .select('v.label as vpc_label')
-      .where('s.id', '=', stableSlot<number>(dialect, 'subnet'))
-      .where('s.vpc_id', '=', stableSlot<number>(dialect, 'vpc'))
-      .where('v.account_id', '=', stableSlot<number>(dialect, 'account'))
-    return prepare((dialect === 'postgres' ? query.forUpdate('s') : query).compile())
+  const { rows } = await runPrepared(db, lockSubnetStatement(db, {}).lock, {
+    subnet: subnetId,
+    vpc: vpcId,
+    account: accountId,
   })
-  const { rows } = await runPrepared(db, query, { subnet: subnetId, vpc: vpcId, account: accountId })
   const found = rows[0]
   if (found === undefined) return undefined
   const { vpc_label, ...subnet } = found
@@ -158,16 +156,28 @@ export async function listSubnetsOfVpcs(db: Db, vpcIds: readonly number[]): Prom
   return rows
 }
 
+/**
+ * The WHERE and ORDER BY of a subnet list from the X-Filter. Apart from paging, so the filter is
+ * refused before the VPC is even looked up.
+ */
+export function subnetListCriteria(db: Db, filter: string | undefined): ListCriteria {
+  return listCriteria({
+    filter,
+    spec: SUBNET_FILTERS,
+    dialect: dialectOf(db),
+    order: { unique: 'subnets.id' },
+  })
+}
+
 export async function pageVpcSubnets(
   db: Db,
   vpcId: number,
+  criteria: ListCriteria,
   page: PageRequest,
-  where: RawBuilder<SqlBool> | undefined,
-  order: OrderTerm[],
 ): Promise<PageResult<SubnetRow>> {
   let query = db.selectFrom('subnets').selectAll().where('vpc_id', '=', vpcId)
-  if (where) query = query.where(where)
-  return paginate(query, page, order)
+  if (criteria.where) query = query.where(criteria.where)
+  return paginateQuery(db, query, criteria.order, page)
 }
 
 export async function findVpcSubnet(db: Db, vpcId: number, id: number): Promise<SubnetRow | undefined> {
@@ -186,12 +196,15 @@ export async function lockSubnetsOfVpc(db: Db, vpcId: number): Promise<SubnetRow
   ).execute()
 }
 
+/** A subnet of the account with its VPC's region and label. */
+export type AccountSubnet = SubnetRow & { region: string; vpc_label: string }
+
 /** A subnet of the account by id alone (config interfaces name only the subnet), locked. */
 export async function lockAccountSubnet(
   db: Db,
   accountId: number,
   id: number,
-): Promise<(SubnetRow & { region: string; vpc_label: string }) | undefined> {
+): Promise<AccountSubnet | undefined> {
   // Only the account's own subnet is locked: another tenant guessing ids must not block anything.
   const subnet = await forUpdate(
     db,
@@ -234,31 +247,19 @@ export async function updateSubnet(
     .executeTakeFirstOrThrow()
 }
 
-const deleteQuery = new PreparedCache<PreparedQuery<never>>(2)
+const deleteUnusedStatement = defineShaped('delete unused subnet', (db, _shape: NoShape, dialect) => ({
+  delete: db
+    .deleteFrom('subnets')
+    .where('id', '=', stableSlot<number>(dialect, 'id'))
+    .where(noAttachmentOn(stableSlot<number>(dialect, 'id')))
+    .compile(),
+}))
 
 /**
  * Deletes the subnet unless a config interface uses it; false when it is in use. The caller holds
  * the subnet's lock, so the check and the delete see the same interfaces.
  */
 export async function deleteSubnetIfUnused(db: Db, id: number): Promise<boolean> {
-  const dialect = dialectOf(db)
-  const query = deleteQuery.get(dialect, () =>
-    prepare(
-      db
-        .deleteFrom('subnets')
-        .where('id', '=', stableSlot<number>(dialect, 'id'))
-        .where(({ not, exists, selectFrom }) =>
-          not(
-            exists(
-              selectFrom('compute_interfaces')
-                .select(sql.lit(1).as('one'))
-                .where('subnet_id', '=', stableSlot<number>(dialect, 'id')),
-            ),
-          ),
-        )
-        .compile(),
-    ),
-  )
-  const result = await runPrepared(db, query, { id })
+  const result = await runPrepared(db, deleteUnusedStatement(db, {}).delete, { id })
   return Number(result.numAffectedRows ?? 0) > 0
 }

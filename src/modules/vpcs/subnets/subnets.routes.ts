@@ -1,13 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { parseId } from '../../../common/ids.ts'
 import { parsePageQuery } from '../../../common/pagination.ts'
-import {
-  EmptyObjectSchema,
-  errorResponses,
-  FilterHeadersSchema,
-  PageQuerySchema,
-} from '../../../common/schemas.ts'
-import { requireActor } from '../../../plugins/auth.ts'
+import { listRoute, route } from '../../../common/route-schemas.ts'
+import { EmptyObjectSchema } from '../../../common/schemas.ts'
+import { contextOf } from '../../../plugins/request-context.ts'
 import type { Scope } from '../../auth/scopes.ts'
 import { VpcParamsSchema } from '../vpcs.schemas.ts'
 import {
@@ -23,119 +19,89 @@ const tags = ['VPCs']
 const read = {}
 const write = { scopes: ['vpc:read_write'] as Scope[] }
 
+const subnetIds = (params: { vpcId: string; subnetId: string }): subnets.SubnetIds => ({
+  vpcId: parseId(params.vpcId),
+  subnetId: parseId(params.subnetId),
+})
+
 export const subnetsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/vpcs/:vpcId/subnets',
-    {
-      schema: {
-        operationId: 'getSubnets',
-        summary: "List a VPC's subnets",
-        tags,
-        params: VpcParamsSchema,
-        querystring: PageQuerySchema,
-        headers: FilterHeadersSchema,
-        response: { 200: SubnetPageSchema, ...errorResponses },
-      },
-      config: { auth: read },
-    },
+    listRoute(
+      read,
+      { operationId: 'getSubnets', summary: "List a VPC's subnets", tags, params: VpcParamsSchema },
+      SubnetPageSchema,
+    ),
     async (request) =>
       subnets.listSubnets(
-        app.db,
-        requireActor(request),
-        parseId(request.params.vpcId),
-        parsePageQuery(request.query),
-        request.headers['x-filter'],
+        contextOf(request),
+        { vpcId: parseId(request.params.vpcId) },
+        { page: parsePageQuery(request.query), filter: request.headers['x-filter'] },
       ),
   )
 
   app.get(
     '/vpcs/:vpcId/subnets/:subnetId',
-    {
-      schema: {
+    route(
+      read,
+      {
         operationId: 'getSubnet',
         summary: 'View a subnet and the instances assigned to it',
         tags,
         params: SubnetParamsSchema,
-        response: { 200: SubnetSchema, ...errorResponses },
       },
-      config: { auth: read },
-    },
-    async (request) =>
-      subnets.getSubnet(
-        app.db,
-        requireActor(request),
-        parseId(request.params.vpcId),
-        parseId(request.params.subnetId),
-      ),
+      SubnetSchema,
+    ),
+    async (request) => subnets.getSubnet(contextOf(request), subnetIds(request.params)),
   )
 
   app.post(
     '/vpcs/:vpcId/subnets',
-    {
-      schema: {
+    route(
+      write,
+      {
         operationId: 'createSubnet',
         summary: 'Create a subnet in a VPC',
         tags,
         params: VpcParamsSchema,
         body: CreateSubnetBodySchema,
-        response: { 200: SubnetSchema, ...errorResponses },
       },
-      config: { auth: write },
-    },
+      SubnetSchema,
+    ),
     async (request) =>
-      subnets.createSubnet(
-        app.db,
-        app.clock,
-        requireActor(request),
-        parseId(request.params.vpcId),
-        request.body,
-      ),
+      subnets.createSubnet(contextOf(request), { vpcId: parseId(request.params.vpcId) }, request.body),
   )
 
   app.put(
     '/vpcs/:vpcId/subnets/:subnetId',
-    {
-      schema: {
+    route(
+      write,
+      {
         operationId: 'updateSubnet',
         summary: "Change a subnet's label",
         tags,
         params: SubnetParamsSchema,
         body: UpdateSubnetBodySchema,
-        response: { 200: SubnetSchema, ...errorResponses },
       },
-      config: { auth: write },
-    },
-    async (request) =>
-      subnets.updateSubnet(
-        app.db,
-        app.clock,
-        requireActor(request),
-        parseId(request.params.vpcId),
-        parseId(request.params.subnetId),
-        request.body,
-      ),
+      SubnetSchema,
+    ),
+    async (request) => subnets.updateSubnet(contextOf(request), subnetIds(request.params), request.body),
   )
 
   app.delete(
     '/vpcs/:vpcId/subnets/:subnetId',
-    {
-      schema: {
+    route(
+      write,
+      {
         operationId: 'deleteSubnet',
         summary: 'Delete a subnet; refused while a config interface uses it',
         tags,
         params: SubnetParamsSchema,
-        response: { 200: EmptyObjectSchema, ...errorResponses },
       },
-      config: { auth: write },
-    },
+      EmptyObjectSchema,
+    ),
     async (request) => {
-      await subnets.deleteSubnet(
-        app.db,
-        app.clock,
-        requireActor(request),
-        parseId(request.params.vpcId),
-        parseId(request.params.subnetId),
-      )
+      await subnets.deleteSubnet(contextOf(request), subnetIds(request.params))
       return {}
     },
   )

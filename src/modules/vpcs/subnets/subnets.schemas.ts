@@ -11,8 +11,8 @@ export const Ipv4CidrSchema = Type.String({
 })
 
 /**
- * A VPC or subnet label (api-facts 4.1, 4.2): 1-64 ASCII letters, digits and dashes, never two
- * dashes in a row. The first wording is the one the real API answered with.
+ * A VPC or subnet label (docs/service-facts.md#vpc-and-subnet-labels): 1-64 ASCII letters, digits
+ * and dashes, never two dashes in a row. The first wording is the one the real API answered with.
  */
 export const NetworkLabelSchema = Type.String({
   minLength: 1,

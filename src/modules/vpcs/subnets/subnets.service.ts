@@ -1,18 +1,16 @@
-import { sql } from 'kysely'
 import { formatCidr, storedRange } from '../../../common/cidr.ts'
+import { inContextTransaction, type RequestContext } from '../../../common/context.ts'
 import { badRequest, ErrorCollector, notFound } from '../../../common/errors.ts'
-import type { PageRequest } from '../../../common/pagination.ts'
+import type { ListQuery } from '../../../common/pagination.ts'
 import type { PageResult } from '../../../common/schemas.ts'
-import { type Clock, nowTimestamp } from '../../../common/time.ts'
-import { compileFilter, type FilterSpec } from '../../../common/x-filter.ts'
+import { nowTimestamp } from '../../../common/time.ts'
 import type { Db } from '../../../db/connect.ts'
-import { dialectOf, isUniqueViolation } from '../../../db/dialects/dialect.ts'
-import { inTransaction } from '../../../db/transaction.ts'
-import type { Actor } from '../../auth/actor.ts'
-import { recordEvent } from '../../events/events.repository.ts'
+import { recordEvent } from '../../events/events.service.ts'
 import { assertEntityGrant } from '../../grants/authorize.ts'
+import type { Permission } from '../../grants/grant-types.ts'
+import { writeUnique } from '../unique-write.ts'
+import { accessVpc, grantedVpc } from '../vpc-access.ts'
 import { subnetEvent } from '../vpc-events.ts'
-import { findAccountVpc } from '../vpcs.repository.ts'
 import type { VpcRow } from '../vpcs.table.ts'
 import {
   listAttachmentsOfSubnets,
@@ -24,16 +22,8 @@ import * as repo from './subnets.repository.ts'
 import type { CreateSubnetBody, Subnet, SubnetCompute, UpdateSubnetBody } from './subnets.schemas.ts'
 import type { SubnetRow } from './subnets.table.ts'
 
-/** At most 10 subnets per VPC (api-facts 4.1). */
+/** At most 10 subnets per VPC (docs/service-facts.md#vpc-limits). */
 export const MAX_SUBNETS_PER_VPC = 10
-
-/** Filterable subnet fields at 4.174.0 (api-facts 2.2). */
-const SUBNET_FILTERS: FilterSpec = {
-  id: { column: 'subnets.id', type: 'integer' },
-  label: { column: 'subnets.label', type: 'string' },
-  created: { column: 'subnets.created', type: 'timestamp' },
-  updated: { column: 'subnets.updated', type: 'timestamp', nullable: true },
-}
 
 const LABEL_TAKEN = 'Label must be unique among the subnets of this VPC'
 const subnetLabelTaken = () => badRequest(LABEL_TAKEN, 'label')
@@ -98,17 +88,44 @@ export function checkNewSubnets(
   })
 }
 
-/** The VPC of the actor's account, with the grant the operation needs. */
-async function vpcFor(
-  db: Db,
-  actor: Actor,
-  vpcId: number,
-  needed: 'read_only' | 'read_write',
-): Promise<VpcRow> {
-  const vpc = await findAccountVpc(db, actor.accountId, vpcId)
-  if (vpc === undefined) throw notFound()
-  await assertEntityGrant(db, actor, 'vpc', vpc.id, needed)
-  return vpc
+/** The ids that name a subnet: its VPC's and its own. */
+export interface SubnetIds {
+  vpcId: number
+  subnetId: number
+}
+
+/**
+ * A subnet of a VPC the caller reaches (see `accessVpc`: 404 for another account's VPC, else the
+ * grant `permission` on it), or 404 when the VPC has no such subnet.
+ */
+export async function accessSubnet(
+  ctx: RequestContext,
+  { vpcId, subnetId }: SubnetIds,
+  permission: Permission,
+): Promise<{ vpc: VpcRow; subnet: SubnetRow }> {
+  const vpc = await accessVpc(ctx, { vpcId }, permission)
+  const subnet = await repo.findVpcSubnet(ctx.db, vpc.id, subnetId)
+  if (subnet === undefined) throw notFound()
+  return { vpc, subnet }
+}
+
+/** A subnet of the caller's account, with its VPC's region and label, for an interface to use. */
+export type AttachableSubnet = repo.AccountSubnet
+
+/**
+ * The subnet an interface names by id alone (with its VPC's region and label), locked until the
+ * transaction ends so that it cannot be deleted while the interface joins it. Undefined when the
+ * caller's account has no such subnet (the caller reports that on its own field); 403 when a
+ * restricted caller lacks `permission` on its VPC.
+ */
+export async function lockSubnetForInterface(
+  ctx: RequestContext,
+  { subnetId }: { subnetId: number },
+  permission: Permission,
+): Promise<AttachableSubnet | undefined> {
+  const subnet = await repo.lockAccountSubnet(ctx.db, ctx.actor.accountId, subnetId)
+  if (subnet !== undefined) await assertEntityGrant(ctx.db, ctx.actor, 'vpc', subnet.vpc_id, permission)
+  return subnet
 }
 
 async function withLinodes(db: Db, rows: SubnetRow[]): Promise<Subnet[]> {
@@ -122,117 +139,75 @@ async function withLinodes(db: Db, rows: SubnetRow[]): Promise<Subnet[]> {
 }
 
 export async function listSubnets(
-  db: Db,
-  actor: Actor,
-  vpcId: number,
-  page: PageRequest,
-  filter: string | undefined,
+  ctx: RequestContext,
+  { vpcId }: { vpcId: number },
+  query: ListQuery,
 ): Promise<PageResult<Subnet>> {
-  const compiled = compileFilter(filter, SUBNET_FILTERS, dialectOf(db))
-  const vpc = await vpcFor(db, actor, vpcId, 'read_only')
-  const order = [
-    ...(compiled.order ? [compiled.order] : []),
-    { expression: sql.ref('subnets.id'), direction: compiled.order?.direction ?? 'asc' } as const,
-  ]
-  const rows = await repo.pageVpcSubnets(db, vpc.id, page, compiled.where, order)
-  return { ...rows, data: await withLinodes(db, rows.data) }
+  // A bad filter is refused before the VPC is looked up.
+  const criteria = repo.subnetListCriteria(ctx.db, query.filter)
+  const vpc = await accessVpc(ctx, { vpcId }, 'read_only')
+  const rows = await repo.pageVpcSubnets(ctx.db, vpc.id, criteria, query.page)
+  return { ...rows, data: await withLinodes(ctx.db, rows.data) }
 }
 
-export async function getSubnet(db: Db, actor: Actor, vpcId: number, subnetId: number): Promise<Subnet> {
-  const vpc = await vpcFor(db, actor, vpcId, 'read_only')
-  const row = await repo.findVpcSubnet(db, vpc.id, subnetId)
-  if (row === undefined) throw notFound()
-  const [subnet] = await withLinodes(db, [row])
+export async function getSubnet(ctx: RequestContext, ids: SubnetIds): Promise<Subnet> {
+  const { subnet: row } = await accessSubnet(ctx, ids, 'read_only')
+  const [subnet] = await withLinodes(ctx.db, [row])
   return subnet as Subnet
 }
 
 export async function createSubnet(
-  db: Db,
-  clock: Clock,
-  actor: Actor,
-  vpcId: number,
+  ctx: RequestContext,
+  ids: { vpcId: number },
   input: CreateSubnetBody,
 ): Promise<Subnet> {
-  return inTransaction(db, async (trx) => {
+  return inContextTransaction(ctx, async (tx) => {
     // The VPC's lock serializes subnet creates: the count and overlap checks then hold.
-    const found = await repo.lockVpcWithRanges(trx, actor.accountId, vpcId)
-    if (found === undefined) throw notFound()
-    const { vpc, subnets: existing } = found
-    await assertEntityGrant(trx, actor, 'vpc', vpc.id, 'read_write')
+    const found = await repo.lockVpcWithRanges(tx.db, tx.actor.accountId, ids.vpcId)
+    const { vpc, subnets: existing } = await grantedVpc(tx, ids, found, 'read_write')
     if (existing.length >= MAX_SUBNETS_PER_VPC) {
       throw badRequest(`A VPC can have at most ${MAX_SUBNETS_PER_VPC} subnets`)
     }
     const errors = new ErrorCollector()
     checkNewSubnets([input], existing, errors, (_, name) => name)
     errors.throwIfAny()
-    const now = nowTimestamp(clock)
-    let row: SubnetRow
-    try {
-      row = await repo.insertSubnet(trx, {
-        vpc_id: vpc.id,
-        label: input.label,
-        ipv4: input.ipv4,
-        created: now,
-        updated: now,
-      })
-    } catch (error) {
-      if (isUniqueViolation(error)) throw subnetLabelTaken()
-      throw error
-    }
-    await recordEvent(trx, subnetEvent(actor, 'subnet_create', vpc, row, now))
+    const now = nowTimestamp(tx.clock)
+    const fields = { vpc_id: vpc.id, label: input.label, ipv4: input.ipv4, created: now, updated: now }
+    const row = await writeUnique(() => repo.insertSubnet(tx.db, fields), subnetLabelTaken)
+    await recordEvent(tx.db, subnetEvent(tx.actor, 'subnet_create', vpc, row, now))
     return toSubnet(row)
   })
 }
 
 export async function updateSubnet(
-  db: Db,
-  clock: Clock,
-  actor: Actor,
-  vpcId: number,
-  subnetId: number,
+  ctx: RequestContext,
+  ids: SubnetIds,
   input: UpdateSubnetBody,
 ): Promise<Subnet> {
-  const updated = await inTransaction(db, async (trx) => {
-    const vpc = await vpcFor(trx, actor, vpcId, 'read_write')
-    const row = await repo.findVpcSubnet(trx, vpc.id, subnetId)
-    if (row === undefined) throw notFound()
-    const now = nowTimestamp(clock)
-    let next: SubnetRow
-    try {
-      next = await repo.updateSubnet(trx, row, {
-        ...(input.label !== undefined && { label: input.label }),
-        updated: now,
-      })
-    } catch (error) {
-      if (isUniqueViolation(error)) throw subnetLabelTaken()
-      throw error
-    }
-    await recordEvent(trx, subnetEvent(actor, 'subnet_update', vpc, next, now))
+  const updated = await inContextTransaction(ctx, async (tx) => {
+    const { vpc, subnet: row } = await accessSubnet(tx, ids, 'read_write')
+    const now = nowTimestamp(tx.clock)
+    const changes = { ...(input.label !== undefined && { label: input.label }), updated: now }
+    const next = await writeUnique(() => repo.updateSubnet(tx.db, row, changes), subnetLabelTaken)
+    await recordEvent(tx.db, subnetEvent(tx.actor, 'subnet_update', vpc, next, now))
     return next
   })
-  const [subnet] = await withLinodes(db, [updated])
+  const [subnet] = await withLinodes(ctx.db, [updated])
   return subnet as Subnet
 }
 
 /** Refused while any config interface uses the subnet (API rule 3). */
-export async function deleteSubnet(
-  db: Db,
-  clock: Clock,
-  actor: Actor,
-  vpcId: number,
-  subnetId: number,
-): Promise<void> {
-  await inTransaction(db, async (trx) => {
-    const found = await repo.lockSubnetOfAccountVpc(trx, actor.accountId, vpcId, subnetId)
+export async function deleteSubnet(ctx: RequestContext, ids: SubnetIds): Promise<void> {
+  await inContextTransaction(ctx, async (tx) => {
+    const found = await repo.lockSubnetOfAccountVpc(tx.db, tx.actor.accountId, ids.vpcId, ids.subnetId)
     if (found === undefined) {
       // Without the grant, a restricted user is refused before learning whether the subnet exists.
-      await vpcFor(trx, actor, vpcId, 'read_write')
+      await accessVpc(tx, ids, 'read_write')
       throw notFound()
     }
-    const { vpc, subnet } = found
-    await assertEntityGrant(trx, actor, 'vpc', vpc.id, 'read_write')
-    if (!(await repo.deleteSubnetIfUnused(trx, subnet.id))) throw await subnetInUse(trx, [subnet])
-    await recordEvent(trx, subnetEvent(actor, 'subnet_delete', vpc, subnet, nowTimestamp(clock)))
+    const { vpc, subnet } = await grantedVpc(tx, ids, found, 'read_write')
+    if (!(await repo.deleteSubnetIfUnused(tx.db, subnet.id))) throw await subnetInUse(tx.db, [subnet])
+    await recordEvent(tx.db, subnetEvent(tx.actor, 'subnet_delete', vpc, subnet, nowTimestamp(tx.clock)))
   })
 }
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
-import { buildTestApp, type TestApp } from '../../../helpers/app.ts'
+import { describe, it } from 'node:test'
+import { useTestApp } from '../../../helpers/app.ts'
 import {
   bearer,
   createAccount,
@@ -13,18 +13,14 @@ import {
 import { securitySuite } from '../../../helpers/security-suite.ts'
 
 describe('profile grants', () => {
-  let t: TestApp
-  before(async () => {
-    t = await buildTestApp()
-  })
-  after(() => t.close())
+  const api = useTestApp()
 
   const grants = (who: TestUser, headers = who.headers) =>
-    t.request({ method: 'GET', url: '/v4/profile/grants', headers })
+    api.request({ method: 'GET', url: '/v4/profile/grants', headers })
 
   /** A private image of the account, made through the public API (upload creates it at once). */
   const privateImage = async (owner: TestUser, label: string): Promise<number> => {
-    const res = await t.request({
+    const res = await api.request({
       method: 'POST',
       url: '/v4/images/upload',
       headers: owner.headers,
@@ -35,7 +31,7 @@ describe('profile grants', () => {
   }
 
   it('answers 204 with no body for an unrestricted user', async () => {
-    const owner = await createAccount(t)
+    const owner = await createAccount(api)
     const res = await grants(owner)
     assert.equal(res.status, 204)
     assert.equal(res.raw.body, '')
@@ -43,12 +39,12 @@ describe('profile grants', () => {
   })
 
   it('shows a restricted user their grants, leaving out entities they cannot access', async () => {
-    const owner = await createAccount(t)
-    const member = await createUser(t, owner, { restricted: true })
+    const owner = await createAccount(api)
+    const member = await createUser(api, owner, { restricted: true })
     const seen = await privateImage(owner, 'granted-image')
     await privateImage(owner, 'hidden-image')
-    await grantEntity(t, member, 'image', seen, 'read_only')
-    await grantGlobal(t, member, 'add_vpcs')
+    await grantEntity(api, member, 'image', seen, 'read_only')
+    await grantGlobal(api, member, 'add_vpcs')
     const res = await grants(member)
     assert.equal(res.status, 200, JSON.stringify(res.body))
     assert.deepEqual(Object.keys(res.body), [
@@ -70,24 +66,21 @@ describe('profile grants', () => {
   })
 
   it('works with any token, whatever its scopes', async () => {
-    const owner = await createAccount(t)
-    const member = await createUser(t, owner, { restricted: true })
-    const narrow = await createToken(t, member.user.id, { scopes: 'images:read_only' })
+    const owner = await createAccount(api)
+    const member = await createUser(api, owner, { restricted: true })
+    const narrow = await createToken(api, member.user.id, { scopes: 'images:read_only' })
     const res = await grants(member, bearer(narrow))
     assert.equal(res.status, 200)
   })
 
-  securitySuite(
-    () => t,
-    [
-      {
-        method: 'GET',
-        route: '/v4/profile/grants',
-        scopes: [],
-        success: 204,
-        restricted: 200,
-        prepare: async () => ({ url: '/v4/profile/grants' }),
-      },
-    ],
-  )
+  securitySuite(api, [
+    {
+      method: 'GET',
+      route: '/v4/profile/grants',
+      scopes: [],
+      success: 204,
+      restricted: 200,
+      prepare: async () => ({ url: '/v4/profile/grants' }),
+    },
+  ])
 })

@@ -5,8 +5,9 @@ import { Writable } from 'node:stream'
 import { after, before, describe, it } from 'node:test'
 import pino from 'pino'
 import { WebhookPhoneCodeSender } from '../../../../src/modules/profile/phone/phone-senders.ts'
-import { buildTestApp, type TestApp } from '../../../helpers/app.ts'
+import { useTestApp } from '../../../helpers/app.ts'
 import { createAccount } from '../../../helpers/factories.ts'
+import { NO_PHONE_SEND_LIMITS } from '../profile-helpers.ts'
 
 /** A local HTTP endpoint standing in for an SMS gateway adapter. */
 async function startWebhook(status: () => number) {
@@ -30,21 +31,20 @@ async function startWebhook(status: () => number) {
 
 describe('phone code senders', () => {
   describe('webhook', () => {
-    let t: TestApp
     let webhook: Awaited<ReturnType<typeof startWebhook>>
     let answer = 204
     before(async () => {
       webhook = await startWebhook(() => answer)
-      t = await buildTestApp({ phoneSender: new WebhookPhoneCodeSender(webhook.url) })
     })
-    after(async () => {
-      await t.close()
-      webhook.close()
-    })
+    const api = useTestApp(() => ({
+      phoneSender: new WebhookPhoneCodeSender(webhook.url),
+      phoneSendLimits: NO_PHONE_SEND_LIMITS,
+    }))
+    after(() => webhook.close())
 
     it('POSTs the code as JSON; the code it carried verifies the number', async () => {
-      const owner = await createAccount(t)
-      const res = await t.request({
+      const owner = await createAccount(api)
+      const res = await api.request({
         method: 'POST',
         url: '/v4/profile/phone-number',
         headers: owner.headers,
@@ -58,7 +58,7 @@ describe('phone code senders', () => {
       assert.deepEqual(Object.keys(body), ['username', 'phone_number', 'code', 'expiry'])
       assert.equal(body.username, owner.user.username)
       assert.equal(body.phone_number, '+4930901820')
-      const verified = await t.request({
+      const verified = await api.request({
         method: 'POST',
         url: '/v4/profile/phone-number/verify',
         headers: owner.headers,
@@ -68,10 +68,10 @@ describe('phone code senders', () => {
     })
 
     it('a refusing gateway is a failed delivery (503)', async () => {
-      const owner = await createAccount(t)
+      const owner = await createAccount(api)
       answer = 500
       try {
-        const res = await t.request({
+        const res = await api.request({
           method: 'POST',
           url: '/v4/profile/phone-number',
           headers: owner.headers,
@@ -85,22 +85,18 @@ describe('phone code senders', () => {
   })
 
   describe('server log (the default)', () => {
-    let t: TestApp
     const lines: string[] = []
-    before(async () => {
-      const stream = new Writable({
-        write(chunk, _encoding, done) {
-          lines.push(String(chunk))
-          done()
-        },
-      })
-      t = await buildTestApp({ logger: pino({ level: 'info' }, stream) })
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk))
+        done()
+      },
     })
-    after(() => t.close())
+    const api = useTestApp({ logger: pino({ level: 'info' }, stream) })
 
     it('writes the code to the log, where an operator reads it', async () => {
-      const owner = await createAccount(t)
-      const res = await t.request({
+      const owner = await createAccount(api)
+      const res = await api.request({
         method: 'POST',
         url: '/v4/profile/phone-number',
         headers: owner.headers,
@@ -111,7 +107,7 @@ describe('phone code senders', () => {
       assert.ok(line, lines.join(''))
       const code = /: ([0-9]{6}) /.exec(JSON.parse(line).msg)?.[1]
       assert.ok(code)
-      const verified = await t.request({
+      const verified = await api.request({
         method: 'POST',
         url: '/v4/profile/phone-number/verify',
         headers: owner.headers,

@@ -1,21 +1,17 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
-import { buildTestApp, type TestApp } from '../../../helpers/app.ts'
+import { describe, it } from 'node:test'
+import { useTestApp } from '../../../helpers/app.ts'
 import { bearer, createAccount, createToken, createUser } from '../../../helpers/factories.ts'
 import { securitySuite } from '../../../helpers/security-suite.ts'
 import { createOauthToken } from '../profile-helpers.ts'
 
 describe('profile preferences', () => {
-  let t: TestApp
-  before(async () => {
-    t = await buildTestApp()
-  })
-  after(() => t.close())
+  const api = useTestApp()
 
   const get = (headers: Record<string, string>) =>
-    t.request({ method: 'GET', url: '/v4/profile/preferences', headers })
+    api.request({ method: 'GET', url: '/v4/profile/preferences', headers })
   const put = (headers: Record<string, string>, payload: unknown) =>
-    t.request({
+    api.request({
       method: 'PUT',
       url: '/v4/profile/preferences',
       headers: { ...headers, 'content-type': 'application/json' },
@@ -23,7 +19,7 @@ describe('profile preferences', () => {
     })
 
   it('starts empty and stores any JSON object, replacing it whole', async () => {
-    const owner = await createAccount(t)
+    const owner = await createAccount(api)
     assert.deepEqual((await get(owner.headers)).body, {})
     const first = {
       theme: 'dark',
@@ -48,11 +44,11 @@ describe('profile preferences', () => {
   })
 
   it('keeps one object per OAuth client; personal access tokens share one', async () => {
-    const owner = await createAccount(t)
-    const otherPat = bearer(await createToken(t, owner.user.id))
-    const appA = await createOauthToken(t, owner, { clientId: 'client-a' })
-    const appA2 = await createOauthToken(t, owner, { clientId: 'client-a', label: 'same client again' })
-    const appB = await createOauthToken(t, owner, { clientId: 'client-b' })
+    const owner = await createAccount(api)
+    const otherPat = bearer(await createToken(api, owner.user.id))
+    const appA = await createOauthToken(api, owner, { clientId: 'client-a' })
+    const appA2 = await createOauthToken(api, owner, { clientId: 'client-a', label: 'same client again' })
+    const appB = await createOauthToken(api, owner, { clientId: 'client-b' })
     await put(owner.headers, { slot: 'pat' })
     await put(appA.headers, { slot: 'a' })
     await put(appB.headers, { slot: 'b' })
@@ -63,14 +59,14 @@ describe('profile preferences', () => {
   })
 
   it('keeps each user’s preferences to themselves', async () => {
-    const owner = await createAccount(t)
-    const member = await createUser(t, owner, { restricted: true })
+    const owner = await createAccount(api)
+    const member = await createUser(api, owner, { restricted: true })
     await put(owner.headers, { mine: true })
     assert.deepEqual((await get(member.headers)).body, {})
   })
 
   it('takes up to 65,535 characters serialized, not one more', async () => {
-    const owner = await createAccount(t)
+    const owner = await createAccount(api)
     const overhead = JSON.stringify({ k: '' }).length
     const largest = { k: 'x'.repeat(65_535 - overhead) }
     assert.equal(JSON.stringify(largest).length, 65_535)
@@ -84,35 +80,32 @@ describe('profile preferences', () => {
   })
 
   it('refuses anything but a JSON object', async () => {
-    const owner = await createAccount(t)
+    const owner = await createAccount(api)
     for (const payload of [[1, 2], 'text', 5, null]) {
       const res = await put(owner.headers, payload)
       assert.equal(res.status, 400, JSON.stringify(payload))
       assert.deepEqual(res.body, { errors: [{ reason: 'Request body must be a JSON object' }] })
     }
-    const empty = await t.request({ method: 'PUT', url: '/v4/profile/preferences', headers: owner.headers })
+    const empty = await api.request({ method: 'PUT', url: '/v4/profile/preferences', headers: owner.headers })
     assert.equal(empty.status, 400)
   })
 
-  securitySuite(
-    () => t,
-    [
-      {
-        method: 'GET',
-        route: '/v4/profile/preferences',
-        scopes: ['account:read_only'],
-        success: 200,
-        restricted: 200,
-        prepare: async () => ({ url: '/v4/profile/preferences' }),
-      },
-      {
-        method: 'PUT',
-        route: '/v4/profile/preferences',
-        scopes: ['account:read_write'],
-        success: 200,
-        restricted: 200,
-        prepare: async () => ({ url: '/v4/profile/preferences', payload: { theme: 'dark' } }),
-      },
-    ],
-  )
+  securitySuite(api, [
+    {
+      method: 'GET',
+      route: '/v4/profile/preferences',
+      scopes: ['account:read_only'],
+      success: 200,
+      restricted: 200,
+      prepare: async () => ({ url: '/v4/profile/preferences' }),
+    },
+    {
+      method: 'PUT',
+      route: '/v4/profile/preferences',
+      scopes: ['account:read_write'],
+      success: 200,
+      restricted: 200,
+      prepare: async () => ({ url: '/v4/profile/preferences', payload: { theme: 'dark' } }),
+    },
+  ])
 })

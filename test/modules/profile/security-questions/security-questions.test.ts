@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import { SECURITY_QUESTIONS } from '../../../../src/catalogue/security-questions.ts'
-import { buildTestApp, type TestApp } from '../../../helpers/app.ts'
+import { useTestApp } from '../../../helpers/app.ts'
 import { createAccount, createUser, type TestUser } from '../../../helpers/factories.ts'
 import { securitySuite } from '../../../helpers/security-suite.ts'
 
@@ -10,16 +10,12 @@ const answers = (...pairs: Array<[number, string]>) => ({
 })
 
 describe('security questions', () => {
-  let t: TestApp
-  before(async () => {
-    t = await buildTestApp()
-  })
-  after(() => t.close())
+  const api = useTestApp()
 
   const list = (who: TestUser) =>
-    t.request({ method: 'GET', url: '/v4/profile/security-questions', headers: who.headers })
+    api.request({ method: 'GET', url: '/v4/profile/security-questions', headers: who.headers })
   const answer = (who: TestUser, payload: unknown) =>
-    t.request({
+    api.request({
       method: 'POST',
       url: '/v4/profile/security-questions',
       headers: who.headers,
@@ -27,7 +23,7 @@ describe('security questions', () => {
     })
 
   it('lists the whole catalogue of 19 questions, unanswered at first', async () => {
-    const owner = await createAccount(t)
+    const owner = await createAccount(api)
     const res = await list(owner)
     assert.equal(res.status, 200)
     assert.equal(res.body.security_questions.length, 19)
@@ -47,7 +43,7 @@ describe('security questions', () => {
   })
 
   it('answers three questions and shows the user their answers', async () => {
-    const owner = await createAccount(t)
+    const owner = await createAccount(api)
     const res = await answer(owner, answers([3, 'Franz Schubert'], [11, 'Philly'], [17, 'Taxi']))
     assert.equal(res.status, 200, JSON.stringify(res.body))
     assert.deepEqual(res.body, {
@@ -77,7 +73,7 @@ describe('security questions', () => {
   })
 
   it('overwrites earlier answers and resets questions left out to null', async () => {
-    const owner = await createAccount(t)
+    const owner = await createAccount(api)
     await answer(owner, answers([1, 'Springfield'], [2, 'Marge'], [3, 'Beethoven']))
     await answer(owner, answers([3, 'Mozart'], [4, 'Saab 900'], [5, 'Paris']))
     const res = await list(owner)
@@ -92,10 +88,10 @@ describe('security questions', () => {
   })
 
   it('stores answers sealed, never in plain text, and only for their own user', async () => {
-    const owner = await createAccount(t)
-    const member = await createUser(t, owner, { restricted: true })
+    const owner = await createAccount(api)
+    const member = await createUser(api, owner, { restricted: true })
     await answer(owner, answers([6, 'Oxford'], [7, 'Planetarium'], [8, 'Mrs Krabappel']))
-    const rows = await t.db
+    const rows = await api.db
       .selectFrom('security_answers')
       .select(['response_sealed'])
       .where('user_id', '=', owner.user.id)
@@ -110,7 +106,7 @@ describe('security questions', () => {
   })
 
   it('refuses anything but exactly three answers', async () => {
-    const owner = await createAccount(t)
+    const owner = await createAccount(api)
     for (const payload of [
       answers(),
       answers([1, 'abc'], [2, 'abc']),
@@ -125,7 +121,7 @@ describe('security questions', () => {
   })
 
   it('refuses a question answered twice and unknown questions', async () => {
-    const owner = await createAccount(t)
+    const owner = await createAccount(api)
     const twice = await answer(owner, answers([1, 'abc'], [2, 'def'], [1, 'ghi']))
     assert.equal(twice.status, 400)
     assert.deepEqual(twice.body, {
@@ -146,7 +142,7 @@ describe('security questions', () => {
   })
 
   it('needs answers of 3 to 17 characters', async () => {
-    const owner = await createAccount(t)
+    const owner = await createAccount(api)
     const res = await answer(owner, answers([1, 'ab'], [2, 'x'.repeat(18)], [3, 'x'.repeat(17)]))
     assert.equal(res.status, 400)
     assert.deepEqual(res.body, {
@@ -164,35 +160,32 @@ describe('security questions', () => {
   })
 
   it('keeps earlier answers when a request is refused', async () => {
-    const owner = await createAccount(t)
+    const owner = await createAccount(api)
     await answer(owner, answers([1, 'Springfield'], [2, 'Marge'], [3, 'Beethoven']))
     await answer(owner, answers([4, 'abc'], [4, 'def'], [5, 'ghi']))
     const res = await list(owner)
     assert.equal(res.body.security_questions[0].response, 'Springfield')
   })
 
-  securitySuite(
-    () => t,
-    [
-      {
-        method: 'GET',
-        route: '/v4/profile/security-questions',
-        scopes: ['account:read_only'],
-        success: 200,
-        restricted: 200,
-        prepare: async () => ({ url: '/v4/profile/security-questions' }),
-      },
-      {
-        method: 'POST',
-        route: '/v4/profile/security-questions',
-        scopes: ['account:read_write'],
-        success: 200,
-        restricted: 200,
-        prepare: async () => ({
-          url: '/v4/profile/security-questions',
-          payload: answers([1, 'abc'], [2, 'def'], [3, 'ghi']),
-        }),
-      },
-    ],
-  )
+  securitySuite(api, [
+    {
+      method: 'GET',
+      route: '/v4/profile/security-questions',
+      scopes: ['account:read_only'],
+      success: 200,
+      restricted: 200,
+      prepare: async () => ({ url: '/v4/profile/security-questions' }),
+    },
+    {
+      method: 'POST',
+      route: '/v4/profile/security-questions',
+      scopes: ['account:read_write'],
+      success: 200,
+      restricted: 200,
+      prepare: async () => ({
+        url: '/v4/profile/security-questions',
+        payload: answers([1, 'abc'], [2, 'def'], [3, 'ghi']),
+      }),
+    },
+  ])
 })

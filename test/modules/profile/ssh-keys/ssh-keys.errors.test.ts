@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { before, describe, it } from 'node:test'
 import { KEY_TYPE_REASON } from '../../../../src/modules/profile/ssh-keys/ssh-key-parser.ts'
-import { buildTestApp, type TestApp } from '../../../helpers/app.ts'
+import { useTestApp } from '../../../helpers/app.ts'
 import { createAccount, type TestUser } from '../../../helpers/factories.ts'
 import { KEYS } from '../ssh-key-fixtures.ts'
 
@@ -18,16 +18,14 @@ const str = (b: Buffer) => {
 }
 
 describe('profile SSH key refusals', () => {
-  let t: TestApp
+  const api = useTestApp()
   let owner: TestUser
   before(async () => {
-    t = await buildTestApp()
-    owner = await createAccount(t)
+    owner = await createAccount(api)
   })
-  after(() => t.close())
 
   const add = (payload: unknown) =>
-    t.request({
+    api.request({
       method: 'POST',
       url: '/v4/profile/sshkeys',
       headers: owner.headers,
@@ -136,7 +134,7 @@ describe('profile SSH key refusals', () => {
     const wrongType = await add({ label: 'x', ssh_key: 42 })
     assert.deepEqual(wrongType.body, { errors: [{ field: 'ssh_key', reason: 'ssh_key must be a string' }] })
     const created = await add({ label: 'ok', ssh_key: KEYS.ed25519 })
-    const relabel = await t.request({
+    const relabel = await api.request({
       method: 'PUT',
       url: `/v4/profile/sshkeys/${created.body.id}`,
       headers: owner.headers,
@@ -146,9 +144,9 @@ describe('profile SSH key refusals', () => {
   })
 
   it('stores nothing when a key is refused', async () => {
-    const before = await t.request({ method: 'GET', url: '/v4/profile/sshkeys', headers: owner.headers })
+    const before = await api.request({ method: 'GET', url: '/v4/profile/sshkeys', headers: owner.headers })
     await add({ label: 'bad', ssh_key: 'ssh-rsa AAAA' })
-    const after = await t.request({ method: 'GET', url: '/v4/profile/sshkeys', headers: owner.headers })
+    const after = await api.request({ method: 'GET', url: '/v4/profile/sshkeys', headers: owner.headers })
     assert.equal(after.body.results, before.body.results)
   })
 })

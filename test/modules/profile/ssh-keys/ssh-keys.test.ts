@@ -1,23 +1,19 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
-import { buildTestApp, type TestApp } from '../../../helpers/app.ts'
+import { describe, it } from 'node:test'
+import { type TestApp, useTestApp } from '../../../helpers/app.ts'
 import { createAccount, createUser, type TestUser } from '../../../helpers/factories.ts'
 import { securitySuite } from '../../../helpers/security-suite.ts'
 import { withComment } from '../profile-helpers.ts'
 import { KEYS } from '../ssh-key-fixtures.ts'
 
 describe('profile SSH keys', () => {
-  let t: TestApp
-  before(async () => {
-    t = await buildTestApp()
-  })
-  after(() => t.close())
+  const api = useTestApp()
 
   const add = (who: TestUser, payload: object) =>
-    t.request({ method: 'POST', url: '/v4/profile/sshkeys', headers: who.headers, payload })
+    api.request({ method: 'POST', url: '/v4/profile/sshkeys', headers: who.headers, payload })
 
   it('accepts every type the API lists, stored and returned exactly as sent', async () => {
-    const owner = await createAccount(t)
+    const owner = await createAccount(api)
     const sent = [
       KEYS.rsa,
       withComment(KEYS.dss, 'old box'),
@@ -38,7 +34,7 @@ describe('profile SSH keys', () => {
       assert.deepEqual(Object.keys(res.body), ['id', 'label', 'ssh_key', 'created'])
       assert.equal(res.body.ssh_key, ssh_key)
     }
-    const list = await t.request({ method: 'GET', url: '/v4/profile/sshkeys', headers: owner.headers })
+    const list = await api.request({ method: 'GET', url: '/v4/profile/sshkeys', headers: owner.headers })
     assert.equal(list.body.results, sent.length)
     assert.deepEqual(
       list.body.data.map((k: { ssh_key: string }) => k.ssh_key),
@@ -47,12 +43,12 @@ describe('profile SSH keys', () => {
   })
 
   it('views, relabels and deletes a key; the key text never changes', async () => {
-    const owner = await createAccount(t)
+    const owner = await createAccount(api)
     const created = await add(owner, { label: 'laptop', ssh_key: KEYS.ed25519 })
     const url = `/v4/profile/sshkeys/${created.body.id}`
-    const view = await t.request({ method: 'GET', url, headers: owner.headers })
+    const view = await api.request({ method: 'GET', url, headers: owner.headers })
     assert.deepEqual(view.body, created.body)
-    const renamed = await t.request({
+    const renamed = await api.request({
       method: 'PUT',
       url,
       headers: owner.headers,
@@ -60,14 +56,14 @@ describe('profile SSH keys', () => {
     })
     assert.equal(renamed.status, 200)
     assert.deepEqual(renamed.body, { ...created.body, label: 'work laptop' })
-    const removed = await t.request({ method: 'DELETE', url, headers: owner.headers })
+    const removed = await api.request({ method: 'DELETE', url, headers: owner.headers })
     assert.equal(removed.status, 200)
     assert.deepEqual(removed.body, {})
-    assert.equal((await t.request({ method: 'GET', url, headers: owner.headers })).status, 404)
+    assert.equal((await api.request({ method: 'GET', url, headers: owner.headers })).status, 404)
   })
 
   it('allows an empty or missing label (0..64)', async () => {
-    const owner = await createAccount(t)
+    const owner = await createAccount(api)
     const missing = await add(owner, { ssh_key: KEYS.ed25519 })
     assert.equal(missing.status, 200)
     assert.equal(missing.body.label, '')
@@ -76,12 +72,12 @@ describe('profile SSH keys', () => {
   })
 
   it('keeps keys per user: another user neither lists nor reaches them', async () => {
-    const owner = await createAccount(t)
-    const member = await createUser(t, owner, { restricted: false })
+    const owner = await createAccount(api)
+    const member = await createUser(api, owner, { restricted: false })
     const created = await add(owner, { label: 'mine', ssh_key: KEYS.ed25519 })
-    const list = await t.request({ method: 'GET', url: '/v4/profile/sshkeys', headers: member.headers })
+    const list = await api.request({ method: 'GET', url: '/v4/profile/sshkeys', headers: member.headers })
     assert.deepEqual(list.body, { data: [], page: 1, pages: 1, results: 0 })
-    const view = await t.request({
+    const view = await api.request({
       method: 'GET',
       url: `/v4/profile/sshkeys/${created.body.id}`,
       headers: member.headers,
@@ -90,8 +86,8 @@ describe('profile SSH keys', () => {
   })
 
   it('refuses X-Filter fields (none is filterable) and pages the list', async () => {
-    const owner = await createAccount(t)
-    const res = await t.request({
+    const owner = await createAccount(api)
+    const res = await api.request({
       method: 'GET',
       url: '/v4/profile/sshkeys',
       headers: { ...owner.headers, 'x-filter': '{"label":"x"}' },
@@ -99,7 +95,7 @@ describe('profile SSH keys', () => {
     assert.equal(res.status, 400)
     assert.deepEqual(res.body, { errors: [{ reason: 'Cannot filter on label', field: 'X-Filter' }] })
     for (let i = 0; i < 26; i++) await add(owner, { label: `k${i}`, ssh_key: KEYS.ed25519 })
-    const page2 = await t.request({
+    const page2 = await api.request({
       method: 'GET',
       url: '/v4/profile/sshkeys?page=2&page_size=25',
       headers: owner.headers,
@@ -110,13 +106,13 @@ describe('profile SSH keys', () => {
   })
 
   it('records user_ssh_key_add, _update and _delete', async () => {
-    const owner = await createAccount(t)
+    const owner = await createAccount(api)
     const created = await add(owner, { label: 'evented', ssh_key: KEYS.ed25519 })
     const id = created.body.id
     const url = `/v4/profile/sshkeys/${id}`
-    await t.request({ method: 'PUT', url, headers: owner.headers, payload: { label: 'renamed' } })
-    await t.request({ method: 'DELETE', url, headers: owner.headers })
-    const events = await t.request({
+    await api.request({ method: 'PUT', url, headers: owner.headers, payload: { label: 'renamed' } })
+    await api.request({ method: 'DELETE', url, headers: owner.headers })
+    const events = await api.request({
       method: 'GET',
       url: '/v4/account/events',
       headers: {
@@ -139,64 +135,61 @@ describe('profile SSH keys', () => {
     )
   })
 
-  securitySuite(
-    () => t,
-    [
-      {
-        method: 'GET',
-        route: '/v4/profile/sshkeys',
-        scopes: ['account:read_only'],
-        success: 200,
-        restricted: 200,
-        prepare: async () => ({ url: '/v4/profile/sshkeys' }),
-      },
-      {
-        method: 'GET',
-        route: '/v4/profile/sshkeys/{id}',
-        scopes: ['account:read_only'],
-        success: 200,
-        restricted: 404,
-        crossAccount: true,
-        prepare: async (tt, owner) => ({ url: `/v4/profile/sshkeys/${await ownKey(tt, owner)}` }),
-      },
-      {
-        method: 'POST',
-        route: '/v4/profile/sshkeys',
-        scopes: ['account:read_write'],
-        success: 200,
-        restricted: 200,
-        prepare: async () => ({
-          url: '/v4/profile/sshkeys',
-          payload: { label: 'suite', ssh_key: KEYS.ed25519 },
-        }),
-      },
-      {
-        method: 'PUT',
-        route: '/v4/profile/sshkeys/{id}',
-        scopes: ['account:read_write'],
-        success: 200,
-        restricted: 404,
-        crossAccount: true,
-        prepare: async (tt, owner) => ({
-          url: `/v4/profile/sshkeys/${await ownKey(tt, owner)}`,
-          payload: { label: 'renamed' },
-        }),
-      },
-      {
-        method: 'DELETE',
-        route: '/v4/profile/sshkeys/{id}',
-        scopes: ['account:read_write'],
-        success: 200,
-        restricted: 404,
-        crossAccount: true,
-        prepare: async (tt, owner) => ({ url: `/v4/profile/sshkeys/${await ownKey(tt, owner)}` }),
-      },
-    ],
-  )
+  securitySuite(api, [
+    {
+      method: 'GET',
+      route: '/v4/profile/sshkeys',
+      scopes: ['account:read_only'],
+      success: 200,
+      restricted: 200,
+      prepare: async () => ({ url: '/v4/profile/sshkeys' }),
+    },
+    {
+      method: 'GET',
+      route: '/v4/profile/sshkeys/{id}',
+      scopes: ['account:read_only'],
+      success: 200,
+      restricted: 404,
+      crossAccount: true,
+      prepare: async (api, owner) => ({ url: `/v4/profile/sshkeys/${await ownKey(api, owner)}` }),
+    },
+    {
+      method: 'POST',
+      route: '/v4/profile/sshkeys',
+      scopes: ['account:read_write'],
+      success: 200,
+      restricted: 200,
+      prepare: async () => ({
+        url: '/v4/profile/sshkeys',
+        payload: { label: 'suite', ssh_key: KEYS.ed25519 },
+      }),
+    },
+    {
+      method: 'PUT',
+      route: '/v4/profile/sshkeys/{id}',
+      scopes: ['account:read_write'],
+      success: 200,
+      restricted: 404,
+      crossAccount: true,
+      prepare: async (api, owner) => ({
+        url: `/v4/profile/sshkeys/${await ownKey(api, owner)}`,
+        payload: { label: 'renamed' },
+      }),
+    },
+    {
+      method: 'DELETE',
+      route: '/v4/profile/sshkeys/{id}',
+      scopes: ['account:read_write'],
+      success: 200,
+      restricted: 404,
+      crossAccount: true,
+      prepare: async (api, owner) => ({ url: `/v4/profile/sshkeys/${await ownKey(api, owner)}` }),
+    },
+  ])
 })
 
-async function ownKey(t: TestApp, owner: TestUser): Promise<number> {
-  const res = await t.request({
+async function ownKey(api: TestApp, owner: TestUser): Promise<number> {
+  const res = await api.request({
     method: 'POST',
     url: '/v4/profile/sshkeys',
     headers: owner.headers,

@@ -1,21 +1,19 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { before, describe, it } from 'node:test'
 import { addSeconds, nowTimestamp } from '../../../../src/common/time.ts'
-import { buildTestApp, type TestApp } from '../../../helpers/app.ts'
+import { useTestApp } from '../../../helpers/app.ts'
 import { bearer, createAccount, createToken, createUser, type TestUser } from '../../../helpers/factories.ts'
 import { createOauthToken } from '../profile-helpers.ts'
 
 describe('personal access token refusals', () => {
-  let t: TestApp
+  const api = useTestApp()
   let owner: TestUser
   before(async () => {
-    t = await buildTestApp()
-    owner = await createAccount(t)
+    owner = await createAccount(api)
   })
-  after(() => t.close())
 
   const create = (payload: unknown, headers = owner.headers) =>
-    t.request({ method: 'POST', url: '/v4/profile/tokens', headers, payload: payload as object })
+    api.request({ method: 'POST', url: '/v4/profile/tokens', headers, payload: payload as object })
 
   it('needs a label of 1 to 100 characters', async () => {
     for (const payload of [{}, { label: '' }, { label: 'x'.repeat(101) }, { label: 7 }]) {
@@ -47,7 +45,7 @@ describe('personal access token refusals', () => {
   })
 
   it('refuses scopes beyond the acting token’s', async () => {
-    const narrow = await createToken(t, owner.user.id, { scopes: 'account:read_write images:read_only' })
+    const narrow = await createToken(api, owner.user.id, { scopes: 'account:read_write images:read_only' })
     for (const scopes of ['images:read_write', 'vpc:read_write', 'account:read_write ips:read_only']) {
       const res = await create({ label: 'wider', scopes }, bearer(narrow))
       assert.equal(res.status, 400, scopes)
@@ -57,17 +55,40 @@ describe('personal access token refusals', () => {
     }
   })
 
-  it('an OAuth token creates tokens within its own scopes too', async () => {
-    const oauth = await createOauthToken(t, owner, { scopes: 'account:read_write' })
-    const res = await create({ label: 'from-oauth', scopes: '*' }, oauth.headers)
-    assert.equal(res.status, 200)
-    assert.equal(res.body.scopes, 'account:read_write')
-    const wider = await create({ label: 'from-oauth', scopes: 'events:read_only' }, oauth.headers)
-    assert.equal(wider.status, 400)
+  it('an OAuth token cannot create a personal access token', async () => {
+    const oauth = await createOauthToken(api, owner, { scopes: 'account:read_write' })
+    for (const payload of [
+      { label: 'from-oauth', scopes: '*' },
+      { label: 'from-oauth', scopes: 'account:read_only' },
+    ]) {
+      const res = await create(payload, oauth.headers)
+      assert.equal(res.status, 401)
+      assert.deepEqual(res.body, {
+        errors: [{ reason: 'Your OAuth token is not authorized to use this endpoint.' }],
+      })
+    }
+    const list = await api.request({ method: 'GET', url: '/v4/profile/tokens', headers: owner.headers })
+    assert.ok(!list.body.data.some((t: { label: string }) => t.label === 'from-oauth'))
+  })
+
+  it('a new token never outlives the token creating it', async () => {
+    const soon = addSeconds(nowTimestamp(api.clock), 60)
+    const shortLived = bearer(await createToken(api, owner.user.id, { expiry: soon }))
+    for (const expiry of [undefined, null, '2099-12-31T23:59:59']) {
+      const res = await create({ label: 'lasting', ...(expiry !== undefined && { expiry }) }, shortLived)
+      assert.equal(res.status, 200, String(expiry))
+      assert.equal(res.body.expiry, soon, String(expiry))
+    }
+    const sooner = addSeconds(nowTimestamp(api.clock), 30)
+    assert.equal((await create({ label: 'shorter', expiry: sooner }, shortLived)).body.expiry, sooner)
+    const created = await create({ label: 'lasting' }, shortLived)
+    api.clock.advance(61_000)
+    const res = await api.request({ method: 'GET', url: '/v4/profile', headers: bearer(created.body.token) })
+    assert.equal(res.status, 401, 'it expires with its creator')
   })
 
   it('refuses an expiry that is not a date-time or not in the future', async () => {
-    const now = nowTimestamp(t.clock)
+    const now = nowTimestamp(api.clock)
     for (const expiry of ['tomorrow', '2030-02-30T00:00:00', now, addSeconds(now, -60)]) {
       const res = await create({ label: 'when', expiry })
       assert.equal(res.status, 400, expiry)
@@ -92,7 +113,7 @@ describe('personal access token refusals', () => {
 
   it('refuses a label change outside 1 to 100 characters', async () => {
     const created = await create({ label: 'keep' })
-    const res = await t.request({
+    const res = await api.request({
       method: 'PUT',
       url: `/v4/profile/tokens/${created.body.id}`,
       headers: owner.headers,
@@ -103,10 +124,10 @@ describe('personal access token refusals', () => {
   })
 
   it('does not show, change or revoke another user’s token, nor an OAuth app token', async () => {
-    const member = await createUser(t, owner, { restricted: false })
+    const member = await createUser(api, owner, { restricted: false })
     const theirs = await create({ label: 'theirs' }, member.headers)
     for (const method of ['GET', 'PUT', 'DELETE'] as const) {
-      const res = await t.request({
+      const res = await api.request({
         method,
         url: `/v4/profile/tokens/${theirs.body.id}`,
         headers: owner.headers,
@@ -115,13 +136,13 @@ describe('personal access token refusals', () => {
       assert.equal(res.status, 404, method)
       assert.deepEqual(res.body, { errors: [{ reason: 'Not found' }] })
     }
-    const oauth = await createOauthToken(t, owner)
-    const row = await t.db
+    const oauth = await createOauthToken(api, owner)
+    const row = await api.db
       .selectFrom('tokens')
       .select('id')
       .where('authorized_app_id', '=', oauth.appId)
       .executeTakeFirstOrThrow()
-    const res = await t.request({
+    const res = await api.request({
       method: 'GET',
       url: `/v4/profile/tokens/${row.id}`,
       headers: owner.headers,
@@ -131,7 +152,11 @@ describe('personal access token refusals', () => {
 
   it('answers 404 for ids that cannot exist', async () => {
     for (const id of ['0', '05', 'abc', '99999999999999999999']) {
-      const res = await t.request({ method: 'GET', url: `/v4/profile/tokens/${id}`, headers: owner.headers })
+      const res = await api.request({
+        method: 'GET',
+        url: `/v4/profile/tokens/${id}`,
+        headers: owner.headers,
+      })
       assert.equal(res.status, 404, id)
     }
   })

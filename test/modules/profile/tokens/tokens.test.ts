@@ -1,23 +1,19 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import { addSeconds, nowTimestamp } from '../../../../src/common/time.ts'
-import { buildTestApp, type TestApp } from '../../../helpers/app.ts'
+import { type TestApp, useTestApp } from '../../../helpers/app.ts'
 import { bearer, createAccount, createToken, createUser, type TestUser } from '../../../helpers/factories.ts'
 import { securitySuite } from '../../../helpers/security-suite.ts'
 
 describe('personal access tokens', () => {
-  let t: TestApp
-  before(async () => {
-    t = await buildTestApp()
-  })
-  after(() => t.close())
+  const api = useTestApp()
 
   const create = (who: TestUser, payload: object) =>
-    t.request({ method: 'POST', url: '/v4/profile/tokens', headers: who.headers, payload })
+    api.request({ method: 'POST', url: '/v4/profile/tokens', headers: who.headers, payload })
 
   it('creates a token whose full secret is shown once and works at once', async () => {
-    const owner = await createAccount(t)
-    const expiry = addSeconds(nowTimestamp(t.clock), 3600)
+    const owner = await createAccount(api)
+    const expiry = addSeconds(nowTimestamp(api.clock), 3600)
     const res = await create(owner, { label: 'ci', scopes: 'account:read_only images:read_write', expiry })
     assert.equal(res.status, 200, JSON.stringify(res.body))
     assert.deepEqual(Object.keys(res.body), ['id', 'scopes', 'created', 'label', 'token', 'expiry'])
@@ -26,11 +22,11 @@ describe('personal access tokens', () => {
     assert.equal(res.body.expiry, expiry)
     assert.match(res.body.token, /^[0-9a-f]{64}$/)
 
-    const profile = await t.request({ method: 'GET', url: '/v4/profile', headers: bearer(res.body.token) })
+    const profile = await api.request({ method: 'GET', url: '/v4/profile', headers: bearer(res.body.token) })
     assert.equal(profile.status, 200)
     assert.equal(profile.headers['x-oauth-scopes'], 'account:read_only images:read_write')
 
-    const view = await t.request({
+    const view = await api.request({
       method: 'GET',
       url: `/v4/profile/tokens/${res.body.id}`,
       headers: owner.headers,
@@ -41,8 +37,8 @@ describe('personal access tokens', () => {
   })
 
   it('copies the acting token scopes when scopes are left out or *', async () => {
-    const owner = await createAccount(t)
-    const narrow = await createToken(t, owner.user.id, { scopes: 'account:read_write vpc:read_write' })
+    const owner = await createAccount(api)
+    const narrow = await createToken(api, owner.user.id, { scopes: 'account:read_write vpc:read_write' })
     const who = { ...owner, headers: bearer(narrow) }
     const omitted = await create(who, { label: 'omitted' })
     assert.equal(omitted.body.scopes, 'account:read_write vpc:read_write')
@@ -50,12 +46,12 @@ describe('personal access tokens', () => {
     assert.equal(star.body.scopes, 'account:read_write vpc:read_write')
     const all = await create(owner, { label: 'everything' })
     assert.equal(all.body.scopes, '*')
-    assert.equal(all.body.expiry, null, 'no expiry means never (Decisions, 10)')
+    assert.equal(all.body.expiry, null, 'no expiry means never (docs/decisions.md#token-expiry)')
   })
 
   it('allows narrower scopes, read_only under read_write', async () => {
-    const owner = await createAccount(t)
-    const narrow = await createToken(t, owner.user.id, { scopes: 'account:read_write images:read_write' })
+    const owner = await createAccount(api)
+    const narrow = await createToken(api, owner.user.id, { scopes: 'account:read_write images:read_write' })
     const res = await create(
       { ...owner, headers: bearer(narrow) },
       { label: 'narrower', scopes: 'images:read_only,account:read_write' },
@@ -65,47 +61,47 @@ describe('personal access tokens', () => {
   })
 
   it('lists only the user’s live personal access tokens', async () => {
-    const owner = await createAccount(t)
-    const member = await createUser(t, owner, { restricted: false })
+    const owner = await createAccount(api)
+    const member = await createUser(api, owner, { restricted: false })
     await create(owner, { label: 'one' })
-    const expiring = await create(owner, { label: 'short', expiry: addSeconds(nowTimestamp(t.clock), 60) })
-    const res = await t.request({ method: 'GET', url: '/v4/profile/tokens', headers: owner.headers })
+    const expiring = await create(owner, { label: 'short', expiry: addSeconds(nowTimestamp(api.clock), 60) })
+    const res = await api.request({ method: 'GET', url: '/v4/profile/tokens', headers: owner.headers })
     assert.equal(res.status, 200)
     const labels = res.body.data.map((tk: { label: string }) => tk.label)
     assert.deepEqual(labels, ['test', 'one', 'short'], 'the factory token, then the two new ones')
     for (const token of res.body.data) assert.equal(token.token.length, 16)
-    const theirs = await t.request({ method: 'GET', url: '/v4/profile/tokens', headers: member.headers })
+    const theirs = await api.request({ method: 'GET', url: '/v4/profile/tokens', headers: member.headers })
     assert.equal(theirs.body.results, 1, 'another user sees only their own')
 
-    t.clock.advance(61_000)
+    api.clock.advance(61_000)
     try {
-      const later = await t.request({ method: 'GET', url: '/v4/profile/tokens', headers: owner.headers })
+      const later = await api.request({ method: 'GET', url: '/v4/profile/tokens', headers: owner.headers })
       assert.deepEqual(
         later.body.data.map((tk: { label: string }) => tk.label),
         ['test', 'one'],
       )
-      const gone = await t.request({
+      const gone = await api.request({
         method: 'GET',
         url: `/v4/profile/tokens/${expiring.body.id}`,
         headers: owner.headers,
       })
       assert.equal(gone.status, 404)
-      const refused = await t.request({
+      const refused = await api.request({
         method: 'GET',
         url: '/v4/profile',
         headers: bearer(expiring.body.token),
       })
       assert.equal(refused.status, 401, 'an expired token is refused')
     } finally {
-      t.clock.advance(-61_000)
+      api.clock.advance(-61_000)
     }
   })
 
   it('filters and orders on label and created', async () => {
-    const owner = await createAccount(t)
+    const owner = await createAccount(api)
     await create(owner, { label: 'alpha' })
     await create(owner, { label: 'beta' })
-    const res = await t.request({
+    const res = await api.request({
       method: 'GET',
       url: '/v4/profile/tokens',
       headers: {
@@ -118,7 +114,7 @@ describe('personal access tokens', () => {
       res.body.data.map((tk: { label: string }) => tk.label),
       ['beta', 'alpha'],
     )
-    const bad = await t.request({
+    const bad = await api.request({
       method: 'GET',
       url: '/v4/profile/tokens',
       headers: { ...owner.headers, 'x-filter': JSON.stringify({ scopes: '*' }) },
@@ -128,9 +124,9 @@ describe('personal access tokens', () => {
   })
 
   it('changes only the label', async () => {
-    const owner = await createAccount(t)
+    const owner = await createAccount(api)
     const created = await create(owner, { label: 'before', scopes: 'account:read_only' })
-    const res = await t.request({
+    const res = await api.request({
       method: 'PUT',
       url: `/v4/profile/tokens/${created.body.id}`,
       headers: owner.headers,
@@ -143,21 +139,21 @@ describe('personal access tokens', () => {
   })
 
   it('revokes a token: the next request with it is 401', async () => {
-    const owner = await createAccount(t)
+    const owner = await createAccount(api)
     const created = await create(owner, { label: 'doomed' })
     const headers = bearer(created.body.token)
-    assert.equal((await t.request({ method: 'GET', url: '/v4/profile', headers })).status, 200)
-    const res = await t.request({
+    assert.equal((await api.request({ method: 'GET', url: '/v4/profile', headers })).status, 200)
+    const res = await api.request({
       method: 'DELETE',
       url: `/v4/profile/tokens/${created.body.id}`,
       headers: owner.headers,
     })
     assert.equal(res.status, 200)
     assert.deepEqual(res.body, {})
-    const after = await t.request({ method: 'GET', url: '/v4/profile', headers })
+    const after = await api.request({ method: 'GET', url: '/v4/profile', headers })
     assert.equal(after.status, 401)
     assert.deepEqual(after.body, { errors: [{ reason: 'Invalid Token' }] })
-    const again = await t.request({
+    const again = await api.request({
       method: 'DELETE',
       url: `/v4/profile/tokens/${created.body.id}`,
       headers: owner.headers,
@@ -166,27 +162,27 @@ describe('personal access tokens', () => {
   })
 
   it('lets a token revoke itself', async () => {
-    const owner = await createAccount(t)
+    const owner = await createAccount(api)
     const created = await create(owner, { label: 'self' })
     const headers = bearer(created.body.token)
-    const res = await t.request({ method: 'DELETE', url: `/v4/profile/tokens/${created.body.id}`, headers })
+    const res = await api.request({ method: 'DELETE', url: `/v4/profile/tokens/${created.body.id}`, headers })
     assert.equal(res.status, 200)
     assert.deepEqual(res.body, {})
-    assert.equal((await t.request({ method: 'GET', url: '/v4/profile', headers })).status, 401)
+    assert.equal((await api.request({ method: 'GET', url: '/v4/profile', headers })).status, 401)
   })
 
   it('records token_create, token_update and token_delete', async () => {
-    const owner = await createAccount(t)
+    const owner = await createAccount(api)
     const created = await create(owner, { label: 'evented' })
     const id = created.body.id
-    await t.request({
+    await api.request({
       method: 'PUT',
       url: `/v4/profile/tokens/${id}`,
       headers: owner.headers,
       payload: { label: 'renamed' },
     })
-    await t.request({ method: 'DELETE', url: `/v4/profile/tokens/${id}`, headers: owner.headers })
-    const events = await t.request({
+    await api.request({ method: 'DELETE', url: `/v4/profile/tokens/${id}`, headers: owner.headers })
+    const events = await api.request({
       method: 'GET',
       url: '/v4/account/events',
       headers: {
@@ -209,66 +205,63 @@ describe('personal access tokens', () => {
     assert.equal(events.body.data[0].entity.url, `/v4/profile/tokens/${id}`)
   })
 
-  securitySuite(
-    () => t,
-    [
-      {
-        method: 'GET',
-        route: '/v4/profile/tokens',
-        scopes: ['account:read_only'],
-        success: 200,
-        restricted: 200,
-        prepare: async () => ({ url: '/v4/profile/tokens' }),
-      },
-      {
-        method: 'GET',
-        route: '/v4/profile/tokens/{id}',
-        scopes: ['account:read_only'],
-        success: 200,
-        restricted: 404,
-        crossAccount: true,
-        prepare: async (tt, owner) => ({ url: `/v4/profile/tokens/${await ownTokenId(tt, owner)}` }),
-      },
-      {
-        method: 'POST',
-        route: '/v4/profile/tokens',
-        scopes: ['account:read_write'],
-        success: 200,
-        restricted: 200,
-        prepare: async () => ({
-          url: '/v4/profile/tokens',
-          payload: { label: 'suite', scopes: 'account:read_only' },
-        }),
-      },
-      {
-        method: 'PUT',
-        route: '/v4/profile/tokens/{id}',
-        scopes: ['account:read_write'],
-        success: 200,
-        restricted: 404,
-        crossAccount: true,
-        prepare: async (tt, owner) => ({
-          url: `/v4/profile/tokens/${await ownTokenId(tt, owner)}`,
-          payload: { label: 'renamed' },
-        }),
-      },
-      {
-        method: 'DELETE',
-        route: '/v4/profile/tokens/{id}',
-        scopes: ['account:read_write'],
-        success: 200,
-        restricted: 404,
-        crossAccount: true,
-        prepare: async (tt, owner) => ({ url: `/v4/profile/tokens/${await ownTokenId(tt, owner)}` }),
-      },
-    ],
-  )
+  securitySuite(api, [
+    {
+      method: 'GET',
+      route: '/v4/profile/tokens',
+      scopes: ['account:read_only'],
+      success: 200,
+      restricted: 200,
+      prepare: async () => ({ url: '/v4/profile/tokens' }),
+    },
+    {
+      method: 'GET',
+      route: '/v4/profile/tokens/{id}',
+      scopes: ['account:read_only'],
+      success: 200,
+      restricted: 404,
+      crossAccount: true,
+      prepare: async (api, owner) => ({ url: `/v4/profile/tokens/${await ownTokenId(api, owner)}` }),
+    },
+    {
+      method: 'POST',
+      route: '/v4/profile/tokens',
+      scopes: ['account:read_write'],
+      success: 200,
+      restricted: 200,
+      prepare: async () => ({
+        url: '/v4/profile/tokens',
+        payload: { label: 'suite', scopes: 'account:read_only' },
+      }),
+    },
+    {
+      method: 'PUT',
+      route: '/v4/profile/tokens/{id}',
+      scopes: ['account:read_write'],
+      success: 200,
+      restricted: 404,
+      crossAccount: true,
+      prepare: async (api, owner) => ({
+        url: `/v4/profile/tokens/${await ownTokenId(api, owner)}`,
+        payload: { label: 'renamed' },
+      }),
+    },
+    {
+      method: 'DELETE',
+      route: '/v4/profile/tokens/{id}',
+      scopes: ['account:read_write'],
+      success: 200,
+      restricted: 404,
+      crossAccount: true,
+      prepare: async (api, owner) => ({ url: `/v4/profile/tokens/${await ownTokenId(api, owner)}` }),
+    },
+  ])
 })
 
 /** A fresh token of the owner (so revoking it does not revoke the token making the call). */
-async function ownTokenId(t: TestApp, owner: TestUser): Promise<number> {
-  await createToken(t, owner.user.id, { label: 'target', scopes: 'account:read_only' })
-  const row = await t.db
+async function ownTokenId(api: TestApp, owner: TestUser): Promise<number> {
+  await createToken(api, owner.user.id, { label: 'target', scopes: 'account:read_only' })
+  const row = await api.db
     .selectFrom('tokens')
     .select('id')
     .where('user_id', '=', owner.user.id)

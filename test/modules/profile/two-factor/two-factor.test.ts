@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import { addSeconds, nowTimestamp } from '../../../../src/common/time.ts'
 import { verifyTwoFactorCode } from '../../../../src/modules/profile/two-factor/two-factor.service.ts'
-import { buildTestApp, type TestApp } from '../../../helpers/app.ts'
+import { useTestApp } from '../../../helpers/app.ts'
 import { createAccount, createUser, type TestUser } from '../../../helpers/factories.ts'
 import { securitySuite } from '../../../helpers/security-suite.ts'
 import {
@@ -13,32 +13,28 @@ import {
 } from '../profile-helpers.ts'
 
 describe('two-factor authentication', () => {
-  let t: TestApp
-  before(async () => {
-    t = await buildTestApp()
-  })
-  after(() => t.close())
+  const api = useTestApp()
 
   const confirm = (who: TestUser, tfa_code: string) =>
-    t.request({
+    api.request({
       method: 'POST',
       url: '/v4/profile/tfa-enable-confirm',
       headers: who.headers,
       payload: { tfa_code },
     })
   const profile = async (who: TestUser) =>
-    (await t.request({ method: 'GET', url: '/v4/profile', headers: who.headers })).body
+    (await api.request({ method: 'GET', url: '/v4/profile', headers: who.headers })).body
   const readyUser = async () => {
-    const owner = await createAccount(t)
-    await answerSecurityQuestions(t, owner)
+    const owner = await createAccount(api)
+    await answerSecurityQuestions(api, owner)
     return owner
   }
 
   it('enables with a code from an authenticator app, then disables', async () => {
     const owner = await readyUser()
-    const before = nowTimestamp(t.clock)
-    const issued = await requestTfaSecret(t, owner)
-    const after = nowTimestamp(t.clock)
+    const before = nowTimestamp(api.clock)
+    const issued = await requestTfaSecret(api, owner)
+    const after = nowTimestamp(api.clock)
     assert.deepEqual(Object.keys(issued), ['secret', 'expiry'])
     assert.match(issued.secret, /^[A-Z2-7]{32}$/, 'a base32 secret of 160 bits')
     assert.ok(
@@ -47,13 +43,13 @@ describe('two-factor authentication', () => {
     )
     assert.equal((await profile(owner)).two_factor_auth, false, 'not on before confirmation')
 
-    const confirmed = await confirm(owner, await authenticatorCode(issued.secret, t.clock))
+    const confirmed = await confirm(owner, await authenticatorCode(issued.secret, api.clock))
     assert.equal(confirmed.status, 200, JSON.stringify(confirmed.body))
     assert.deepEqual(Object.keys(confirmed.body), ['scratch'])
     assert.match(confirmed.body.scratch, /^[A-Z2-9]{16}$/)
     assert.equal((await profile(owner)).two_factor_auth, true)
 
-    const disabled = await t.request({
+    const disabled = await api.request({
       method: 'POST',
       url: '/v4/profile/tfa-disable',
       headers: owner.headers,
@@ -64,8 +60,8 @@ describe('two-factor authentication', () => {
   })
 
   it('refuses to enable before the security questions are answered', async () => {
-    const owner = await createAccount(t)
-    const res = await t.request({ method: 'POST', url: '/v4/profile/tfa-enable', headers: owner.headers })
+    const owner = await createAccount(api)
+    const res = await api.request({ method: 'POST', url: '/v4/profile/tfa-enable', headers: owner.headers })
     assert.equal(res.status, 400)
     assert.deepEqual(res.body, {
       errors: [
@@ -79,7 +75,7 @@ describe('two-factor authentication', () => {
 
   it('accepts the code one step either side of now, not two', async () => {
     // Early in a step, so no step boundary passes between computing a code and checking it.
-    alignToStep(t.clock)
+    alignToStep(api.clock)
     for (const [offset, accepted] of [
       [-1, true],
       [1, true],
@@ -87,8 +83,8 @@ describe('two-factor authentication', () => {
       [2, false],
     ] as const) {
       const owner = await readyUser()
-      const { secret } = await requestTfaSecret(t, owner)
-      const res = await confirm(owner, await authenticatorCode(secret, t.clock, offset))
+      const { secret } = await requestTfaSecret(api, owner)
+      const res = await confirm(owner, await authenticatorCode(secret, api.clock, offset))
       assert.equal(res.status, accepted ? 200 : 400, `offset ${offset}`)
     }
   })
@@ -98,8 +94,8 @@ describe('two-factor authentication', () => {
     const nothing = await confirm(owner, '123456')
     assert.equal(nothing.status, 400)
     assert.match(nothing.body.errors[0].reason, /No two factor secret is waiting/)
-    const { secret } = await requestTfaSecret(t, owner)
-    const good = await authenticatorCode(secret, t.clock)
+    const { secret } = await requestTfaSecret(api, owner)
+    const good = await authenticatorCode(secret, api.clock)
     const wrong = await confirm(owner, good === '000000' ? '000001' : '000000')
     assert.equal(wrong.status, 400)
     assert.deepEqual(wrong.body, { errors: [{ field: 'tfa_code', reason: 'Invalid two factor code' }] })
@@ -112,7 +108,7 @@ describe('two-factor authentication', () => {
         ],
       })
     }
-    const missing = await t.request({
+    const missing = await api.request({
       method: 'POST',
       url: '/v4/profile/tfa-enable-confirm',
       headers: owner.headers,
@@ -124,22 +120,22 @@ describe('two-factor authentication', () => {
 
   it('refuses a confirmation after the secret’s 15 minutes', async () => {
     const owner = await readyUser()
-    const { secret } = await requestTfaSecret(t, owner)
-    t.clock.advance(15 * 60 * 1000)
+    const { secret } = await requestTfaSecret(api, owner)
+    api.clock.advance(15 * 60 * 1000)
     try {
-      const res = await confirm(owner, await authenticatorCode(secret, t.clock))
+      const res = await confirm(owner, await authenticatorCode(secret, api.clock))
       assert.equal(res.status, 400)
       assert.match(res.body.errors[0].reason, /expired/)
       assert.equal((await profile(owner)).two_factor_auth, false)
     } finally {
-      t.clock.advance(-15 * 60 * 1000)
+      api.clock.advance(-15 * 60 * 1000)
     }
   })
 
   it('takes a code once: of two simultaneous confirmations with it, one succeeds', async () => {
     const owner = await readyUser()
-    const { secret } = await requestTfaSecret(t, owner)
-    const code = await authenticatorCode(secret, t.clock)
+    const { secret } = await requestTfaSecret(api, owner)
+    const code = await authenticatorCode(secret, api.clock)
     const results = await Promise.all([confirm(owner, code), confirm(owner, code), confirm(owner, code)])
     assert.deepEqual(results.map((r) => r.status).sort(), [200, 400, 400])
     assert.equal((await confirm(owner, code)).status, 400)
@@ -147,83 +143,84 @@ describe('two-factor authentication', () => {
 
   it('resets when already on: a new secret, the old one in force until the new one is confirmed', async () => {
     const owner = await readyUser()
-    const first = await requestTfaSecret(t, owner)
-    assert.equal((await confirm(owner, await authenticatorCode(first.secret, t.clock))).status, 200)
-    const second = await requestTfaSecret(t, owner)
+    const first = await requestTfaSecret(api, owner)
+    assert.equal((await confirm(owner, await authenticatorCode(first.secret, api.clock))).status, 200)
+    const second = await requestTfaSecret(api, owner)
     assert.notEqual(second.secret, first.secret)
     assert.equal((await profile(owner)).two_factor_auth, true, 'still on during the reset')
-    t.clock.advance(60_000)
+    api.clock.advance(60_000)
     try {
       assert.equal(
         await verifyTwoFactorCode(
-          t.db,
-          t.app.secretBox,
-          t.clock,
+          api.db,
+          api.app.secretBox,
+          api.clock,
           owner.user.id,
-          await authenticatorCode(first.secret, t.clock),
+          await authenticatorCode(first.secret, api.clock),
         ),
         true,
         'the confirmed secret keeps working until the new one is confirmed',
       )
-      assert.equal((await confirm(owner, await authenticatorCode(second.secret, t.clock))).status, 200)
-      t.clock.advance(60_000)
+      assert.equal((await confirm(owner, await authenticatorCode(second.secret, api.clock))).status, 200)
+      api.clock.advance(60_000)
       assert.equal(
         await verifyTwoFactorCode(
-          t.db,
-          t.app.secretBox,
-          t.clock,
+          api.db,
+          api.app.secretBox,
+          api.clock,
           owner.user.id,
-          await authenticatorCode(first.secret, t.clock),
+          await authenticatorCode(first.secret, api.clock),
         ),
         false,
         'the old secret is gone',
       )
       assert.equal(
         await verifyTwoFactorCode(
-          t.db,
-          t.app.secretBox,
-          t.clock,
+          api.db,
+          api.app.secretBox,
+          api.clock,
           owner.user.id,
-          await authenticatorCode(second.secret, t.clock),
+          await authenticatorCode(second.secret, api.clock),
         ),
         true,
       )
     } finally {
-      t.clock.advance(-120_000)
+      api.clock.advance(-120_000)
     }
   })
 
   it('for the login service: a code works once, the scratch code once, nothing after disable', async () => {
-    alignToStep(t.clock)
+    alignToStep(api.clock)
     const owner = await readyUser()
-    const { secret } = await requestTfaSecret(t, owner)
-    const { scratch } = (await confirm(owner, await authenticatorCode(secret, t.clock))).body
-    const verify = (code: string) => verifyTwoFactorCode(t.db, t.app.secretBox, t.clock, owner.user.id, code)
+    const { secret } = await requestTfaSecret(api, owner)
+    const { scratch } = (await confirm(owner, await authenticatorCode(secret, api.clock))).body
+    const verify = (code: string) =>
+      verifyTwoFactorCode(api.db, api.app.secretBox, api.clock, owner.user.id, code)
     assert.equal(
-      await verify(await authenticatorCode(secret, t.clock)),
+      await verify(await authenticatorCode(secret, api.clock)),
       false,
       'the confirming code was used',
     )
-    t.clock.advance(30_000)
+    api.clock.advance(30_000)
     try {
-      const next = await authenticatorCode(secret, t.clock)
+      const next = await authenticatorCode(secret, api.clock)
       assert.equal(await verify(next), true)
       assert.equal(await verify(next), false, 'a code used once cannot be reused')
       assert.equal(await verify(scratch), true)
       assert.equal(await verify(scratch), false, 'the scratch code is one-use')
-      await t.request({ method: 'POST', url: '/v4/profile/tfa-disable', headers: owner.headers })
-      t.clock.advance(30_000)
-      assert.equal(await verify(await authenticatorCode(secret, t.clock)), false)
+      await api.request({ method: 'POST', url: '/v4/profile/tfa-disable', headers: owner.headers })
+      api.clock.advance(30_000)
+      assert.equal(await verify(await authenticatorCode(secret, api.clock)), false)
     } finally {
-      t.clock.advance(-60_000)
+      api.clock.advance(-60_000)
     }
   })
 
   it('stores the secret sealed and the scratch code as a digest only', async () => {
     const owner = await readyUser()
-    const { secret } = await requestTfaSecret(t, owner)
-    const { scratch } = (await confirm(owner, await authenticatorCode(secret, t.clock))).body
-    const row = await t.db
+    const { secret } = await requestTfaSecret(api, owner)
+    const { scratch } = (await confirm(owner, await authenticatorCode(secret, api.clock))).body
+    const row = await api.db
       .selectFrom('user_tfa')
       .selectAll()
       .where('user_id', '=', owner.user.id)
@@ -236,12 +233,12 @@ describe('two-factor authentication', () => {
 
   it('records tfa_enabled and tfa_disabled as profile events; disabling when off changes nothing', async () => {
     const owner = await readyUser()
-    const off = await t.request({ method: 'POST', url: '/v4/profile/tfa-disable', headers: owner.headers })
+    const off = await api.request({ method: 'POST', url: '/v4/profile/tfa-disable', headers: owner.headers })
     assert.deepEqual(off.body, {})
-    const { secret } = await requestTfaSecret(t, owner)
-    await confirm(owner, await authenticatorCode(secret, t.clock))
-    await t.request({ method: 'POST', url: '/v4/profile/tfa-disable', headers: owner.headers })
-    const events = await t.request({
+    const { secret } = await requestTfaSecret(api, owner)
+    await confirm(owner, await authenticatorCode(secret, api.clock))
+    await api.request({ method: 'POST', url: '/v4/profile/tfa-disable', headers: owner.headers })
+    const events = await api.request({
       method: 'GET',
       url: '/v4/account/events',
       headers: {
@@ -263,51 +260,48 @@ describe('two-factor authentication', () => {
 
   it('keeps each user’s secret to themselves', async () => {
     const owner = await readyUser()
-    const member = await createUser(t, owner, { restricted: false })
-    await answerSecurityQuestions(t, member)
-    const { secret } = await requestTfaSecret(t, owner)
-    const res = await confirm(member, await authenticatorCode(secret, t.clock))
+    const member = await createUser(api, owner, { restricted: false })
+    await answerSecurityQuestions(api, member)
+    const { secret } = await requestTfaSecret(api, owner)
+    const res = await confirm(member, await authenticatorCode(secret, api.clock))
     assert.equal(res.status, 400)
     assert.equal((await profile(member)).two_factor_auth, false)
   })
 
-  securitySuite(
-    () => t,
-    [
-      {
-        method: 'POST',
-        route: '/v4/profile/tfa-enable',
-        scopes: ['account:read_write'],
-        success: 200,
-        restricted: 400,
-        prepare: async (tt, owner) => {
-          await answerSecurityQuestions(tt, owner)
-          return { url: '/v4/profile/tfa-enable' }
-        },
+  securitySuite(api, [
+    {
+      method: 'POST',
+      route: '/v4/profile/tfa-enable',
+      scopes: ['account:read_write'],
+      success: 200,
+      restricted: 400,
+      prepare: async (api, owner) => {
+        await answerSecurityQuestions(api, owner)
+        return { url: '/v4/profile/tfa-enable' }
       },
-      {
-        method: 'POST',
-        route: '/v4/profile/tfa-enable-confirm',
-        scopes: ['account:read_write'],
-        success: 200,
-        restricted: 400,
-        prepare: async (tt, owner) => {
-          await answerSecurityQuestions(tt, owner)
-          const { secret } = await requestTfaSecret(tt, owner)
-          return {
-            url: '/v4/profile/tfa-enable-confirm',
-            payload: { tfa_code: await authenticatorCode(secret, tt.clock) },
-          }
-        },
+    },
+    {
+      method: 'POST',
+      route: '/v4/profile/tfa-enable-confirm',
+      scopes: ['account:read_write'],
+      success: 200,
+      restricted: 400,
+      prepare: async (api, owner) => {
+        await answerSecurityQuestions(api, owner)
+        const { secret } = await requestTfaSecret(api, owner)
+        return {
+          url: '/v4/profile/tfa-enable-confirm',
+          payload: { tfa_code: await authenticatorCode(secret, api.clock) },
+        }
       },
-      {
-        method: 'POST',
-        route: '/v4/profile/tfa-disable',
-        scopes: ['account:read_write'],
-        success: 200,
-        restricted: 200,
-        prepare: async () => ({ url: '/v4/profile/tfa-disable' }),
-      },
-    ],
-  )
+    },
+    {
+      method: 'POST',
+      route: '/v4/profile/tfa-disable',
+      scopes: ['account:read_write'],
+      success: 200,
+      restricted: 200,
+      prepare: async () => ({ url: '/v4/profile/tfa-disable' }),
+    },
+  ])
 })

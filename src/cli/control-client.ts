@@ -1,0 +1,57 @@
+import { UsageError, type Values } from './command.ts'
+
+export interface ControlCall {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE'
+  path: string
+  body?: unknown
+  /** Sent as is (a snapshot file, a YAML seed file). */
+  raw?: { bytes: Buffer; type: string }
+}
+
+/**
+ * Calls the control API of a running server. A refusal becomes the command's failure with the
+ * server's reasons; an unreachable server says which URL was tried.
+ */
+export async function callControl(values: Values, call: ControlCall): Promise<Response> {
+  const base = (values.url ?? process.env.CLOUDPLANE_URL ?? 'http://127.0.0.1:8080').replace(/\/+$/, '')
+  const key = values['admin-key'] ?? process.env.CLOUDPLANE_ADMIN_KEY
+  if (!key) throw new UsageError('needs --admin-key <key> (or CLOUDPLANE_ADMIN_KEY)')
+  const headers: Record<string, string> = { 'x-cloudplane-admin-key': key }
+  let body: Uint8Array | string | undefined
+  if (call.raw !== undefined) {
+    headers['content-type'] = call.raw.type
+    body = new Uint8Array(call.raw.bytes)
+  } else if (call.body !== undefined) {
+    headers['content-type'] = 'application/json'
+    body = JSON.stringify(call.body)
+  }
+  let res: Response
+  try {
+    res = await fetch(`${base}/_cloudplane${call.path}`, {
+      method: call.method,
+      headers,
+      ...(body && { body }),
+    })
+  } catch (error) {
+    throw new Error(
+      `cannot reach ${base}: ${(error as Error & { cause?: Error }).cause?.message ?? (error as Error).message}`,
+    )
+  }
+  if (res.ok) return res
+  const text = await res.text()
+  let reasons = text
+  try {
+    const parsed = JSON.parse(text) as { errors?: Array<{ reason: string; field?: string }> }
+    if (parsed.errors)
+      reasons = parsed.errors.map((e) => (e.field ? `${e.field}: ${e.reason}` : e.reason)).join('\n  ')
+  } catch {}
+  if (res.status === 404 && text.includes('Not Found') && !text.includes('errors')) {
+    throw new Error(`${base} has no control API (CLOUDPLANE_CONTROL=off?)`)
+  }
+  throw new Error(`the server answered ${res.status}: ${reasons}`)
+}
+
+/** Prints a JSON answer, indented, on stdout. */
+export async function printJson(res: Response): Promise<void> {
+  process.stdout.write(`${JSON.stringify(await res.json(), null, 2)}\n`)
+}

@@ -1,0 +1,71 @@
+/**
+ * Secrets never reach the journal: a body field whose name says it holds a token, a password, a
+ * two-factor secret or code, a security answer, a phone code or an upload URL is replaced, at any
+ * depth. Over-matching (a `country_code`) costs a little detail; under-matching would leak.
+ */
+const SECRET_FIELD =
+  /token|pass(w|$)|secret|scratch|answer|upload_to|otp|(^|_)code$|^code|admin_key|authorization/i
+
+/** Fields that are secrets only inside a named parent: a security question's `response` is its answer. */
+const SECRET_IN: Record<string, RegExp> = { security_questions: /^response$/i }
+
+export const REDACTED = '[redacted]'
+
+export function redactValue(value: unknown, parent?: string): unknown {
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, parent))
+  if (value === null || typeof value !== 'object') return value
+  const scoped = parent === undefined ? undefined : SECRET_IN[parent]
+  const out: Record<string, unknown> = {}
+  for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {
+    out[key] = SECRET_FIELD.test(key) || scoped?.test(key) ? REDACTED : redactValue(inner, key)
+  }
+  return out
+}
+
+/** The longest body the journal keeps; longer ones are cut (they are for reading, not replay). */
+const MAX_BODY = 64 * 1024
+
+/** Cheap first look: a body with none of these anywhere holds no secret field. */
+const SECRET_HINT = /token|pass|secret|scratch|answer|upload_to|otp|code|admin_key|authorization|response/i
+
+/** A body as the journal stores it: redacted JSON text, or a note for what is not JSON. */
+export function journalBody(body: unknown): string | null {
+  if (body === undefined || body === null || body === '') return null
+  let text: string
+  // A Buffer, or one that crossed to the writing thread (then a plain Uint8Array).
+  if (body instanceof Uint8Array) {
+    if (body.length === 0) return null
+    text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8')
+  } else if (typeof body === 'string') text = body
+  else text = JSON.stringify(body)
+  const first = text.charCodeAt(0)
+  const looksJson = first === 123 /* { */ || first === 91 /* [ */
+  if (looksJson && !SECRET_HINT.test(text)) return cut(text)
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    return `[${Buffer.byteLength(text)} bytes, not JSON]`
+  }
+  return cut(JSON.stringify(redactValue(value)))
+}
+
+const cut = (text: string): string => (text.length > MAX_BODY ? `${text.slice(0, MAX_BODY)}…[cut]` : text)
+
+/** Path segments after which a URL carries a secret: the upload URLs (`/image-uploads/<secret>`). */
+const SECRET_BEARING = /\/image-uploads\/.*/i
+
+export function journalPath(path: string): { path: string; secret: boolean } {
+  if (!SECRET_BEARING.test(path)) return { path, secret: false }
+  return { path: path.replace(SECRET_BEARING, `/image-uploads/${REDACTED}`), secret: true }
+}
+
+const SECRET_QUERY = /^(token|access_token|code|password|secret|client_secret|state)$/i
+
+/** The query string, minus parameters that carry secrets (OAuth codes, tokens in URLs). */
+export function journalQuery(query: string): string {
+  if (query === '') return ''
+  const params = new URLSearchParams(query)
+  for (const key of [...params.keys()]) if (SECRET_QUERY.test(key)) params.set(key, REDACTED)
+  return params.toString()
+}

@@ -1,0 +1,55 @@
+import { Compile } from 'typebox/compile'
+import { parse as parseYaml } from 'yaml'
+import { ApiError, type ErrorItem } from '../../../common/errors.ts'
+import { type SeedFile, SeedFileSchema } from './seed.schema.ts'
+
+const validator = Compile(SeedFileSchema)
+
+/** `/accounts/0/vpcs/2/subnets/0/ipv4` → `accounts[0].vpcs[2].subnets[0].ipv4`. */
+export function seedPath(pointer: string): string {
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'))
+    .reduce(
+      (path, part) => (/^[0-9]+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part),
+      '',
+    )
+}
+
+/**
+ * A seed file's text (JSON, or YAML, of which JSON is a subset) checked against the schema. Every
+ * problem is reported at once, each naming its place in the file.
+ */
+export function parseSeed(text: string): SeedFile {
+  let value: unknown
+  try {
+    value = parseYaml(text)
+  } catch (error) {
+    throw new ApiError('bad_request', [
+      { reason: `not JSON or YAML: ${(error as Error).message.split('\n')[0]}` },
+    ])
+  }
+  if (value === null || value === undefined) value = {}
+  if (validator.Check(value)) return value as SeedFile
+  const errors: ErrorItem[] = []
+  const seen = new Set<string>()
+  for (const error of validator.Errors(value)) {
+    const e = error as {
+      keyword: string
+      instancePath: string
+      message: string
+      params?: { additionalProperties?: string[] }
+    }
+    // An extra field is also reported as its parent's `additionalProperties` error, with its name.
+    if (e.keyword === 'boolean') continue
+    const extra = e.params?.additionalProperties
+    const field = seedPath(extra?.length ? `${e.instancePath}/${extra[0]}` : e.instancePath) || '(file)'
+    const reason = extra?.length ? 'is not a field of the seed file' : e.message
+    const key = `${field}: ${reason}`
+    if (seen.has(key)) continue
+    seen.add(key)
+    errors.push({ field, reason })
+  }
+  throw new ApiError('bad_request', errors)
+}

@@ -1,0 +1,26 @@
+import { buildEvent, type EventSource } from '../events/event-builder.ts'
+import type { LoadBalancerRow } from './loadbalancers.table.ts'
+
+type LoadBalancerRef = Pick<LoadBalancerRow, 'id' | 'label'>
+
+export const loadBalancerEntity = (lb: LoadBalancerRef) => ({
+  type: 'loadbalancer',
+  id: lb.id,
+  label: lb.label,
+  url: `/v4/loadbalancers/${lb.id}`,
+})
+
+/** `nodebalancer_*` events name the load balancer; its grant decides who else sees them. */
+export function loadBalancerEvent(
+  source: EventSource,
+  action: 'nodebalancer_create' | 'nodebalancer_update' | 'nodebalancer_delete',
+  lb: LoadBalancerRef,
+  created: string,
+) {
+  return buildEvent(
+    source,
+    action,
+    { entity: loadBalancerEntity(lb), grant: { type: 'loadbalancer', id: lb.id } },
+    created,
+  )
+}

@@ -1,0 +1,29 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely'
+
+export type VolumeStatus = 'creating' | 'active' | 'resizing'
+
+export interface VolumeTable {
+  id: Generated<number>
+  account_id: number
+  label: string
+  region: string
+  /** GB. */
+  size: number
+  status: VolumeStatus
+  /** The instance it is attached to, or null. */
+  linode_id: number | null
+  /** The instance's config profile it was attached through, or null. */
+  config_id: number | null
+  hardware_type: 'hdd' | 'nvme'
+  encryption: 'enabled' | 'disabled'
+  /** JSON array of tags. */
+  tags: string
+  created: string
+  updated: string
+}
+
+export type VolumeRow = Selectable<VolumeTable>
+export type NewVolumeRow = Insertable<VolumeTable>
+export type VolumeRowUpdate = Updateable<VolumeTable>
+/** A volume with the label of the instance it is attached to. */
+export type VolumeView = VolumeRow & { linode_label: string | null }

@@ -1,0 +1,91 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import { changeCounterNow } from '../db/change-counters.ts'
+
+/**
+ * The static catalogues (regions, their availability, compute types, public images) served from
+ * the text of an earlier answer: each is rendered once per catalogue change and sent as is. The
+ * `catalogue` change counter, which triggers move on any change to those tables by any process
+ * (`cloudplane region status` from another shell, a control reset), stamps every entry; an entry
+ * is used only while the counter, read after the request started, still has its stamp.
+ *
+ * Only answers that are the same for every caller are kept: the image list without a token (with
+ * one it holds the account's private images), and nothing under a vocabulary that rewrites
+ * answers on the way out (the stored text would be rewritten twice).
+ */
+const CATALOGUE_OPERATIONS = new Set([
+  'getRegions',
+  'getRegionsAvailability',
+  'getRegion',
+  'getRegionAvailability',
+  'getComputeTypes',
+  'getComputeType',
+  'getImages',
+])
+/** Answers that depend on the caller's token. */
+const PUBLIC_PART_ONLY = new Set(['getImages'])
+const COUNTER = 'catalogue'
+/** Distinct URLs (query strings, filters) kept at most; past it the cache starts over. */
+const MAX_ENTRIES = 1000
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Served from the catalogue cache (set at start-up for the operations above). */
+    catalogue?: { publicPartOnly: boolean }
+  }
+}
+
+interface Entry {
+  stamp: number
+  type: string
+  body: string
+}
+
+const stamps = new WeakMap<FastifyRequest, { key: string; stamp: number }>()
+
+function keyOf(request: FastifyRequest): string {
+  const filter = request.headers['x-filter']
+  return filter === undefined ? request.url : `${request.url}\n${String(filter)}`
+}
+
+async function catalogueCachePlugin(app: FastifyInstance): Promise<void> {
+  const entries = new Map<string, Entry>()
+
+  app.addHook('onRoute', (route) => {
+    const operationId = (route.schema as { operationId?: string } | undefined)?.operationId
+    if (route.method !== 'GET' || operationId === undefined || !CATALOGUE_OPERATIONS.has(operationId)) return
+    if (route.config?.wire !== undefined) return
+    route.config = { ...route.config, catalogue: { publicPartOnly: PUBLIC_PART_ONLY.has(operationId) } }
+  })
+
+  // Before the handler, once every request hook (auth, limits) and the validation have run: an
+  // answer from here differs from the handler's in nothing but the work it spares.
+  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+    const catalogue = request.routeOptions.config.catalogue
+    if (catalogue === undefined || (catalogue.publicPartOnly && request.actor !== null)) return
+    const stamp = await changeCounterNow(app.db, COUNTER)
+    if (stamp === undefined) return
+    const key = keyOf(request)
+    const entry = entries.get(key)
+    if (entry !== undefined && entry.stamp === stamp) {
+      return reply.type(entry.type).send(entry.body)
+    }
+    stamps.set(request, { key, stamp })
+  })
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const pending = stamps.get(request)
+    if (pending === undefined || reply.statusCode !== 200 || typeof payload !== 'string') return payload
+    const type = reply.getHeader('content-type')
+    if (typeof type !== 'string') return payload
+    if (entries.size >= MAX_ENTRIES) entries.clear()
+    // Stamped with the counter read before rendering: a change made meanwhile makes it stale at once.
+    entries.set(pending.key, { stamp: pending.stamp, type, body: payload })
+    return payload
+  })
+}
+
+export const catalogueCache = fp(catalogueCachePlugin, {
+  name: 'catalogue-cache',
+  dependencies: ['db', 'auth'],
+})

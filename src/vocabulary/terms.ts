@@ -1,0 +1,36 @@
+/**
+ * Marks in the route schemas saying which values and keys are vocabulary words. The domain and its
+ * schemas speak the document's words; the vocabulary plugin reads these marks when a route is
+ * registered and derives the wire schema and the translations from them (vocabulary/wire-plan.ts).
+ */
+
+/** Values that are, or contain, a vocabulary word. */
+export type TermKind =
+  /** `compute/<slug>` image ids and config kernels. */
+  | 'imageId'
+  /** A public image's `created_by`. */
+  | 'creator'
+  /** Region capability strings (`Computes`). */
+  | 'capability'
+  /** Event `action`. */
+  | 'eventAction'
+  /** Event entity `type`. */
+  | 'entityType'
+  /** Event entity `url` (`/v4/compute/instances/1`). */
+  | 'apiUrl'
+  /** OAuth scope text (`computes:read_only events:read_write`). */
+  | 'scopes'
+  /** Instance type labels (`Compute 2GB`). */
+  | 'typeLabel'
+
+/** Objects whose property names are vocabulary words. */
+export type KeysKind = 'grants' | 'globalGrants' | 'profile' | 'user'
+
+export const TERM = 'x-term'
+export const TERM_KEYS = 'x-term-keys'
+
+/** Spread into a value schema's options: `Type.String({ ...term('imageId') })`. */
+export const term = (kind: TermKind) => ({ [TERM]: kind }) as Record<typeof TERM, TermKind>
+
+/** Spread into an object schema's options: `Type.Object({…}, termKeys('grants'))`. */
+export const termKeys = (kind: KeysKind) => ({ [TERM_KEYS]: kind }) as Record<typeof TERM_KEYS, KeysKind>

@@ -1,0 +1,98 @@
+import { after, before } from 'node:test'
+import type { FastifyInstance, InjectOptions } from 'fastify'
+import { buildApp } from '../../../src/app.ts'
+import type { BlobStore } from '../../../src/blobs/blob-store.ts'
+import { MemoryBlobStore } from '../../../src/blobs/memory-blob-store.ts'
+import { AdjustableClock } from '../../../src/common/time.ts'
+import type { Db } from '../../../src/db/connect.ts'
+import { ensureAdminKey } from '../../../src/modules/control/admin-key.ts'
+import { ensureBaseline } from '../../../src/modules/control/state.service.ts'
+import { prepareDatabase } from '../../../src/setup.ts'
+import type { TestResponse } from '../../helpers/app.ts'
+import { createTestDatabase } from '../../helpers/dialects.ts'
+
+export const ADMIN_KEY = 'test-admin-key-0123456789abcdef'
+export const BOOTSTRAP_TOKEN = 'b0'.repeat(32)
+export const adminHeaders = { 'x-cloudplane-admin-key': ADMIN_KEY }
+export const bootstrapHeaders = { authorization: `Bearer ${BOOTSTRAP_TOKEN}` }
+
+export interface ControlApp {
+  app: FastifyInstance
+  db: Db
+  clock: AdjustableClock
+  blobs: BlobStore
+  request(options: InjectOptions): Promise<TestResponse>
+  /** A control API call with the admin key. */
+  admin(method: InjectOptions['method'], url: string, payload?: unknown): Promise<TestResponse>
+  close(): Promise<void>
+}
+
+/**
+ * An app as the server starts it with the control API on: a fresh database with its default
+ * account and bootstrap token, the baseline recorded, the admin key set.
+ */
+export async function buildControlApp(): Promise<ControlApp> {
+  const database = await createTestDatabase()
+  const clock = new AdjustableClock()
+  await prepareDatabase(database.db, clock, { defaultAccount: true, bootstrapToken: BOOTSTRAP_TOKEN })
+  const blobs = new MemoryBlobStore()
+  const app = await buildApp({ db: database.db, clock, control: true, blobStore: blobs })
+  await app.ready()
+  await ensureBaseline(database.db)
+  await ensureAdminKey(database.db, ADMIN_KEY)
+  const request = async (options: InjectOptions): Promise<TestResponse> => {
+    const raw = await app.inject(options)
+    const type = String(raw.headers['content-type'] ?? '')
+    const body = type.includes('json') && raw.body !== '' ? JSON.parse(raw.body) : raw.body
+    return { status: raw.statusCode, headers: raw.headers, body, raw }
+  }
+  return {
+    app,
+    db: database.db,
+    clock,
+    blobs,
+    request,
+    admin: (method, url, payload) =>
+      request({
+        method,
+        url: `/_cloudplane${url}`,
+        headers: adminHeaders,
+        ...(payload !== undefined && { payload: payload as InjectOptions['payload'] }),
+      }),
+    async close() {
+      await app.close()
+      await database.db.destroy()
+      await database.drop()
+    },
+  }
+}
+
+/** The control app of the enclosing `describe`, built before its tests and closed after. */
+export function useControlApp(): ControlApp {
+  let current: ControlApp | undefined
+  before(async () => {
+    current = await buildControlApp()
+  })
+  after(async () => current?.close())
+  const built = () => {
+    if (current === undefined) throw new Error('the control app exists only inside its describe')
+    return current
+  }
+  return {
+    get app() {
+      return built().app
+    },
+    get db() {
+      return built().db
+    },
+    get clock() {
+      return built().clock
+    },
+    get blobs() {
+      return built().blobs
+    },
+    request: (options) => built().request(options),
+    admin: (method, url, payload) => built().admin(method, url, payload),
+    close: async () => built().close(),
+  }
+}

@@ -1,0 +1,220 @@
+import assert from 'node:assert/strict'
+import { beforeEach, describe, it } from 'node:test'
+import type { TestApp } from '../../helpers/app.ts'
+import { createAccount, type TestUser } from '../../helpers/factories.ts'
+import { type ControlApp, useControlApp } from './control-app.ts'
+
+const asTestApp = (api: ControlApp) => api as unknown as TestApp
+
+interface WireEvent {
+  id: number
+  action: string
+  status: string
+  percent_complete: number | null
+  time_remaining: number | null
+  entity: { id: number; type: string }
+}
+
+describe('asynchronous work that takes time', () => {
+  const api = useControlApp()
+  beforeEach(async () => {
+    await api.admin('PUT', '/work-durations', { preset: 'instant' })
+    await api.admin('DELETE', '/faults')
+  })
+
+  /** The official clients' poller: the entity's events of one action, newest first. */
+  const pollEvents = async (
+    owner: TestUser,
+    entity: { id: number | string; type: string },
+    action: string,
+  ) => {
+    const res = await api.request({
+      method: 'GET',
+      url: '/v4/account/events',
+      headers: {
+        ...owner.headers,
+        'x-filter': JSON.stringify({
+          'entity.id': entity.id,
+          'entity.type': entity.type,
+          action,
+          '+order_by': 'created',
+          '+order': 'desc',
+        }),
+      },
+    })
+    assert.equal(res.status, 200, JSON.stringify(res.body))
+    return res.body.data as WireEvent[]
+  }
+  const instanceStatus = async (owner: TestUser, id: number) =>
+    (await api.request({ method: 'GET', url: `/v4/compute/instances/${id}`, headers: owner.headers })).body
+      .status
+  const advance = async (by: string) =>
+    assert.equal((await api.admin('POST', '/clock/advance', { by })).status, 200)
+  const power = (owner: TestUser, id: number, action: string) =>
+    api.request({ method: 'POST', url: `/v4/compute/instances/${id}/${action}`, headers: owner.headers })
+  const createInstance = (owner: TestUser, extra: object = {}) =>
+    api.request({
+      method: 'POST',
+      url: '/v4/compute/instances',
+      headers: owner.headers,
+      payload: {
+        type: 'g6-standard-1',
+        region: 'us-ord',
+        image: 'compute/debian12',
+        root_pass: 'Correct-Horse-9',
+        ...extra,
+      },
+    })
+
+  it('is instant by default: the answer already shows the final state', async () => {
+    assert.deepEqual((await api.admin('GET', '/work-durations')).body, {
+      compute_create: 0,
+      compute_boot: 0,
+      compute_reboot: 0,
+      compute_shutdown: 0,
+      image_capture: 0,
+    })
+    const owner = await createAccount(asTestApp(api))
+    const created = await createInstance(owner)
+    assert.equal(created.body.status, 'running')
+    const [boot] = await pollEvents(owner, { id: created.body.id, type: 'compute' }, 'compute_boot')
+    assert.equal(boot?.status, 'finished')
+  })
+
+  it('create: provisioning, then booting, then running; a poller sees scheduled, started, finished in order', async () => {
+    await api.admin('PUT', '/work-durations', { compute_create: 30, compute_boot: 20 })
+    const owner = await createAccount(asTestApp(api))
+    const created = await createInstance(owner)
+    assert.equal(created.status, 200, JSON.stringify(created.body))
+    assert.equal(created.body.status, 'provisioning')
+    const compute = { id: created.body.id as number, type: 'compute' }
+
+    const seen: string[] = []
+    const watch = async (action: string) => {
+      const [latest] = await pollEvents(owner, compute, action)
+      assert.ok(latest, `no ${action} event`)
+      if (seen.at(-1) !== latest.status) seen.push(latest.status)
+      return latest
+    }
+    assert.equal((await watch('compute_create')).status, 'scheduled')
+    await advance('1s')
+    const started = await watch('compute_create')
+    assert.equal(started.status, 'started')
+    // Real time runs on under the virtual clock between the requests: a little may have passed.
+    assert.ok((started.percent_complete as number) < 10, String(started.percent_complete))
+    assert.ok((started.time_remaining as number) >= 28 && (started.time_remaining as number) <= 30)
+    await advance('15s')
+    const halfway = await watch('compute_create')
+    assert.equal(halfway.status, 'started')
+    assert.ok((halfway.percent_complete as number) >= 40 && (halfway.percent_complete as number) < 100)
+    assert.ok((halfway.time_remaining as number) <= 15 && (halfway.time_remaining as number) > 0)
+    assert.equal(await instanceStatus(owner, compute.id), 'provisioning')
+    await advance('15s')
+    assert.equal((await watch('compute_create')).status, 'finished')
+    assert.deepEqual(seen, ['scheduled', 'started', 'finished'])
+
+    // Then the boot, with its own event.
+    assert.equal(await instanceStatus(owner, compute.id), 'booting')
+    const [boot] = await pollEvents(owner, compute, 'compute_boot')
+    // Scheduled at the create's end; it turns started a second later (which the clock may have passed).
+    assert.ok(boot?.status === 'scheduled' || boot?.status === 'started', String(boot?.status))
+    // Busy while booting.
+    assert.equal((await power(owner, compute.id, 'shutdown')).status, 400)
+    await advance('21s')
+    assert.equal(await instanceStatus(owner, compute.id), 'running')
+    assert.equal((await pollEvents(owner, compute, 'compute_boot'))[0]?.status, 'finished')
+    await api.admin('PUT', '/work-durations', { preset: 'instant' })
+  })
+
+  it('shutdown goes through shutting_down, reboot through rebooting, boot through booting', async () => {
+    const owner = await createAccount(asTestApp(api))
+    const created = await createInstance(owner)
+    const id = created.body.id as number
+    await api.admin('PUT', '/work-durations', { compute_shutdown: 10, compute_reboot: 12, compute_boot: 8 })
+
+    assert.equal((await power(owner, id, 'shutdown')).status, 200)
+    assert.equal(await instanceStatus(owner, id), 'shutting_down')
+    await advance('11s')
+    assert.equal(await instanceStatus(owner, id), 'offline')
+
+    assert.equal((await power(owner, id, 'boot')).status, 200)
+    assert.equal(await instanceStatus(owner, id), 'booting')
+    await advance('9s')
+    assert.equal(await instanceStatus(owner, id), 'running')
+
+    assert.equal((await power(owner, id, 'reboot')).status, 200)
+    assert.equal(await instanceStatus(owner, id), 'rebooting')
+    await advance('5s')
+    const [reboot] = await pollEvents(owner, { id, type: 'compute' }, 'compute_reboot')
+    assert.equal(reboot?.status, 'started')
+    assert.ok((reboot?.time_remaining as number) > 0)
+    await advance('8s')
+    assert.equal(await instanceStatus(owner, id), 'running')
+    assert.equal((await pollEvents(owner, { id, type: 'compute' }, 'compute_reboot'))[0]?.status, 'finished')
+    await api.admin('PUT', '/work-durations', { preset: 'instant' })
+  })
+
+  it('a job fault rule fails the work: a failed event, the instance left as the real service leaves it', async () => {
+    const owner = await createAccount(asTestApp(api))
+    const created = await createInstance(owner, { booted: false })
+    const id = created.body.id as number
+    assert.equal(created.body.status, 'offline')
+    await api.admin('PUT', '/work-durations', { compute_boot: 5 })
+    const rule = await api.admin('POST', '/faults', { job: 'compute_boot', times: 1 })
+    assert.equal(rule.status, 200, JSON.stringify(rule.body))
+
+    assert.equal((await power(owner, id, 'boot')).status, 200)
+    await advance('6s')
+    assert.equal(await instanceStatus(owner, id), 'offline')
+    const [failed] = await pollEvents(owner, { id, type: 'compute' }, 'compute_boot')
+    assert.equal(failed?.status, 'failed')
+    assert.equal((await api.admin('GET', '/faults')).body.data[0].fired, 1)
+
+    // The rule is used up: the next boot succeeds.
+    assert.equal((await power(owner, id, 'boot')).status, 200)
+    await advance('6s')
+    assert.equal(await instanceStatus(owner, id), 'running')
+    await api.admin('DELETE', '/faults')
+    await api.admin('PUT', '/work-durations', { preset: 'instant' })
+    assert.equal((await api.admin('POST', '/faults', { job: 'nothing_like_it' })).status, 400)
+  })
+
+  it('an image capture is creating until done; a failed capture leaves no image', async () => {
+    const owner = await createAccount(asTestApp(api))
+    const created = await createInstance(owner)
+    const disks = await api.request({
+      method: 'GET',
+      url: `/v4/compute/instances/${created.body.id}/disks`,
+      headers: owner.headers,
+    })
+    const disk = disks.body.data.find((d: { filesystem: string }) => d.filesystem === 'ext4')
+    await api.admin('PUT', '/work-durations', { image_capture: 60 })
+    const capture = () =>
+      api.request({
+        method: 'POST',
+        url: '/v4/images',
+        headers: owner.headers,
+        payload: { disk_id: disk.id },
+      })
+    const image = (await capture()).body
+    assert.equal(image.status, 'creating')
+    const [event] = await pollEvents(owner, { id: created.body.id, type: 'compute' }, 'disk_imagize')
+    assert.equal(event?.status, 'started')
+    assert.ok((event?.time_remaining as number) >= 59 && (event?.time_remaining as number) <= 60)
+    await advance('30s')
+    const getImage = (imageId: string) =>
+      api.request({ method: 'GET', url: `/v4/images/${imageId}`, headers: owner.headers })
+    assert.equal((await getImage(image.id)).body.status, 'creating')
+    await advance('31s')
+    assert.equal((await getImage(image.id)).body.status, 'available')
+
+    await api.admin('POST', '/faults', { job: 'image_capture', times: 1 })
+    const doomed = (await capture()).body
+    await advance('61s')
+    assert.equal((await getImage(doomed.id)).status, 404)
+    const [failed] = await pollEvents(owner, { id: created.body.id, type: 'compute' }, 'disk_imagize')
+    assert.equal(failed?.status, 'failed')
+    await api.admin('DELETE', '/faults')
+    await api.admin('PUT', '/work-durations', { preset: 'instant' })
+  })
+})

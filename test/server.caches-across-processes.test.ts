@@ -1,0 +1,127 @@
+import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import { fileURLToPath } from 'node:url'
+import { createDb } from '../src/db/connect.ts'
+import { createTestDatabase, type TestDatabase, testDialect, testPostgresUrl } from './helpers/dialects.ts'
+import { postgresUrlForSchema, type ServerProcess, startServerProcess } from './helpers/processes.ts'
+
+const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url))
+
+/**
+ * Two API processes on one database (a SQLite file, or a PostgreSQL schema), each keeping its
+ * token cache and its rendered catalogues: a change made through one process, or by the CLI,
+ * holds on the other from the very next request.
+ */
+describe('caches of two API processes on one database', () => {
+  let dir: string
+  let database: TestDatabase | undefined
+  let env: Record<string, string>
+  let servers: [ServerProcess, ServerProcess]
+  const admin = randomBytes(32).toString('hex')
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'cloudplane-caches-'))
+    const { DATA_DIR: _d, DATABASE_URL: _u, PORT: _p, ...rest } = process.env
+    env = {
+      ...(rest as Record<string, string>),
+      LOG_LEVEL: 'warn',
+      DATA_DIR: dir,
+      CLOUDPLANE_BOOTSTRAP_TOKEN: admin,
+    }
+    if (testDialect() === 'postgres') {
+      database = await createTestDatabase()
+      await database.db.destroy()
+      env.DATABASE_URL = postgresUrlForSchema(testPostgresUrl(), database.schema as string)
+    }
+    // One after the other: the first creates the database, the second finds it.
+    const first = await startServerProcess(env)
+    servers = [first, await startServerProcess(env)]
+  })
+
+  after(async () => {
+    await Promise.all((servers ?? []).map((s) => s.stop()))
+    await database?.drop()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  const call = (server: ServerProcess, token: string, method: string, path: string, body?: unknown) =>
+    fetch(`${server.baseUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    })
+
+  it('a token revoked through one process is refused by both from the revoke answer on', async () => {
+    const [first, second] = servers
+    for (let round = 0; round < 5; round++) {
+      const created = await call(first, admin, 'POST', '/v4/profile/tokens', { label: `round-${round}` })
+      assert.equal(created.status, 200)
+      const { id, token } = (await created.json()) as { id: number; token: string }
+      // Both processes have now looked the token up (and keep it in their caches).
+      for (const server of [first, second, first, second]) {
+        assert.equal((await call(server, token, 'GET', '/v4/profile')).status, 200)
+      }
+      const revoker = round % 2 === 0 ? first : second
+      assert.equal((await call(revoker, admin, 'DELETE', `/v4/profile/tokens/${id}`)).status, 200)
+      assert.equal((await call(second, token, 'GET', '/v4/profile')).status, 401)
+      assert.equal((await call(first, token, 'GET', '/v4/profile')).status, 401)
+    }
+  })
+
+  it('a region marked down by the CLI shows in both processes on the next request, and back up', async () => {
+    const regionStatus = async (server: ServerProcess, id: string) => {
+      const list = (await (await fetch(`${server.baseUrl}/v4/regions`)).json()) as {
+        data: Array<{ id: string; status: string }>
+      }
+      const one = (await (await fetch(`${server.baseUrl}/v4/regions/${id}`)).json()) as { status: string }
+      return [list.data.find((r) => r.id === id)?.status, one.status]
+    }
+    const listed = (await (await fetch(`${servers[0].baseUrl}/v4/regions`)).json()) as {
+      data: Array<{ id: string }>
+    }
+    const id = listed.data[0]?.id as string
+    for (const status of ['outage', 'ok']) {
+      // Rendered (and kept) by both before the change.
+      for (const server of servers) await regionStatus(server, id)
+      const cli = spawnSync(process.execPath, [CLI, 'region', 'status', id, status], {
+        env,
+        encoding: 'utf8',
+      })
+      assert.equal(cli.status, 0, cli.stderr)
+      for (const server of servers) assert.deepEqual(await regionStatus(server, id), [status, status])
+    }
+  })
+
+  it('a public image withdrawn in the database leaves the image list without a token in both processes', async () => {
+    const publicIds = async (server: ServerProcess) => {
+      const res = await fetch(`${server.baseUrl}/v4/images?page_size=500`)
+      assert.equal(res.status, 200)
+      return ((await res.json()) as { data: Array<{ id: string }> }).data.map((i) => i.id)
+    }
+    const before = await publicIds(servers[0])
+    assert.deepEqual(await publicIds(servers[1]), before)
+    const withdrawn = before[0] as string
+    const db =
+      database === undefined
+        ? createDb({ kind: 'sqlite', location: join(dir, 'cloudplane.db') })
+        : createDb({ kind: 'postgres', location: testPostgresUrl(), schema: database.schema as string })
+    try {
+      // As an operator's SQL client would: no cloudplane code in between.
+      await db.updateTable('images').set({ is_public: false }).where('slug', '=', withdrawn).execute()
+    } finally {
+      await db.destroy()
+    }
+    for (const server of servers) {
+      const after = await publicIds(server)
+      assert.deepEqual(
+        after,
+        before.filter((id) => id !== withdrawn),
+      )
+    }
+  })
+})
