@@ -7,7 +7,6 @@ import type {
   RouteOptions,
 } from 'fastify'
 import fp from 'fastify-plugin'
-import { Redis } from 'ioredis'
 import { TooManyRequests } from '../common/errors.ts'
 
 import type { RateLimitMode } from './rate-limit-modes.ts'
@@ -90,10 +89,15 @@ function setHeaders(reply: FastifyReply, outcome: Outcome) {
  * deployment shares the counts), else in this process. A Redis failure lets requests through.
  */
 async function rateLimitsPlugin(app: FastifyInstance, options: RateLimitOptions) {
+  // Loaded only when counts are shared: most servers never need the client, and start-up pays for it.
   const redis =
     options.redisUrl === undefined
       ? undefined
-      : new Redis(options.redisUrl, { maxRetriesPerRequest: 1, commandTimeout: 1000, connectTimeout: 2000 })
+      : new (await import('ioredis')).Redis(options.redisUrl, {
+          maxRetriesPerRequest: 1,
+          commandTimeout: 1000,
+          connectTimeout: 2000,
+        })
   if (redis) {
     let warned = false
     redis.on('error', (error: Error) => {

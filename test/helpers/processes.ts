@@ -1,7 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { createServer } from 'node:net'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { createDb, type Db } from '../../src/db/connect.ts'
+import { createTestDatabase, testDialect, testPostgresUrl } from './dialects.ts'
 import { waitFor } from './wait-for.ts'
 
 const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url))
@@ -80,4 +83,32 @@ export function postgresUrlForSchema(url: string, schema: string): string {
   const parsed = new URL(url)
   parsed.searchParams.set('schema', schema)
   return parsed.toString()
+}
+
+/** The database that server processes of a test share, on the engine the test runs on. */
+export interface ProcessDatabase {
+  /** DATABASE_URL for the processes: the data folder's SQLite file, or a new empty PostgreSQL schema. */
+  url: string
+  /** The same database, opened for the test's own reads. */
+  open(): Db
+  drop(): Promise<void>
+}
+
+export async function processDatabase(dataDir: string): Promise<ProcessDatabase> {
+  if (testDialect() === 'sqlite') {
+    const location = join(dataDir, 'cloudplane.db')
+    return {
+      url: `sqlite:${location}`,
+      open: () => createDb({ kind: 'sqlite', location }),
+      drop: async () => {},
+    }
+  }
+  const database = await createTestDatabase()
+  await database.db.destroy()
+  const schema = database.schema as string
+  return {
+    url: postgresUrlForSchema(testPostgresUrl(), schema),
+    open: () => createDb({ kind: 'postgres', location: testPostgresUrl(), schema }),
+    drop: () => database.drop(),
+  }
 }

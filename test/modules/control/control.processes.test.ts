@@ -8,7 +8,12 @@ import { after, before, describe, it } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import { formatTimestamp } from '../../../src/common/time.ts'
 import { createTestDatabase, testDialect, testPostgresUrl } from '../../helpers/dialects.ts'
-import { postgresUrlForSchema, type ServerProcess, startServerProcess } from '../../helpers/processes.ts'
+import {
+  postgresUrlForSchema,
+  processDatabase,
+  type ServerProcess,
+  startServerProcess,
+} from '../../helpers/processes.ts'
 
 const CLI = fileURLToPath(new URL('../../../src/cli.ts', import.meta.url))
 const ADMIN_KEY = 'processes-admin-key-0123456789'
@@ -44,14 +49,7 @@ describe('the controls with two API processes on one database', () => {
       seedFile,
       `accounts:\n  - users:\n      - username: ci-job\n        email: ci@example.com\n        tokens:\n          - token: "${SEEDED_TOKEN}"\n`,
     )
-    let databaseUrl: string
-    if (testDialect() === 'postgres') {
-      const database = await createTestDatabase()
-      await database.db.destroy()
-      databaseUrl = postgresUrlForSchema(testPostgresUrl(), database.schema as string)
-    } else {
-      databaseUrl = `sqlite:${join(dir, 'cloudplane.db')}`
-    }
+    const databaseUrl = (await processDatabase(dir)).url
     const env = {
       DATABASE_URL: databaseUrl,
       DATA_DIR: dir,

@@ -6,8 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { fileURLToPath } from 'node:url'
-import { createTestDatabase, testDialect, testPostgresUrl } from '../../helpers/dialects.ts'
-import { postgresUrlForSchema, type ServerProcess, startServerProcess } from '../../helpers/processes.ts'
+import { processDatabase, type ServerProcess, startServerProcess } from '../../helpers/processes.ts'
 import { waitFor } from '../../helpers/wait-for.ts'
 
 const CLI = fileURLToPath(new URL('../../../src/cli.ts', import.meta.url))
@@ -39,14 +38,7 @@ describe('journal, faults and timed work with two API processes on one database'
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'cloudplane-faults-'))
-    let databaseUrl: string
-    if (testDialect() === 'postgres') {
-      const database = await createTestDatabase()
-      await database.db.destroy()
-      databaseUrl = postgresUrlForSchema(testPostgresUrl(), database.schema as string)
-    } else {
-      databaseUrl = `sqlite:${join(dir, 'cloudplane.db')}`
-    }
+    const databaseUrl = (await processDatabase(dir)).url
     const env = {
       DATABASE_URL: databaseUrl,
       DATA_DIR: dir,

@@ -6,14 +6,13 @@ import { type ClientRequest, request as httpRequest } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import { createDb, type Db } from '../../../src/db/connect.ts'
+import type { Db } from '../../../src/db/connect.ts'
 import {
-  createTestDatabase,
-  type TestDatabase,
-  testDialect,
-  testPostgresUrl,
-} from '../../helpers/dialects.ts'
-import { postgresUrlForSchema, type ServerProcess, startServerProcess } from '../../helpers/processes.ts'
+  type ProcessDatabase,
+  processDatabase,
+  type ServerProcess,
+  startServerProcess,
+} from '../../helpers/processes.ts'
 import { waitFor } from '../../helpers/wait-for.ts'
 import { gz, rawImage } from './image-helpers.ts'
 
@@ -23,7 +22,7 @@ import { gz, rawImage } from './image-helpers.ts'
  */
 describe('an upload cut by a crash', () => {
   let dir: string
-  let database: TestDatabase | undefined
+  let database: ProcessDatabase
   let server: ServerProcess
   let db: Db
   const env: Record<string, string> = {}
@@ -33,18 +32,15 @@ describe('an upload cut by a crash', () => {
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'cloudplane-crash-'))
-    Object.assign(env, { DATA_DIR: dir, CLOUDPLANE_BOOTSTRAP_TOKEN: token })
-    if (testDialect() === 'postgres') {
-      database = await createTestDatabase()
-      await database.db.destroy()
-      env.DATABASE_URL = postgresUrlForSchema(testPostgresUrl(), database.schema as string)
-      env.CLOUDPLANE_BLOBS_DIR = join(dir, 'blobs')
-    }
+    database = await processDatabase(dir)
+    Object.assign(env, {
+      DATA_DIR: dir,
+      DATABASE_URL: database.url,
+      CLOUDPLANE_BLOBS_DIR: join(dir, 'blobs'),
+      CLOUDPLANE_BOOTSTRAP_TOKEN: token,
+    })
     server = await startServerProcess(env)
-    db =
-      database === undefined
-        ? createDb({ kind: 'sqlite', location: join(dir, 'cloudplane.db') })
-        : createDb({ kind: 'postgres', location: testPostgresUrl(), schema: database.schema as string })
+    db = database.open()
   })
 
   after(async () => {

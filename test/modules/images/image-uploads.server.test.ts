@@ -7,14 +7,13 @@ import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { after, before, describe, it } from 'node:test'
 import { createGzip } from 'node:zlib'
-import { createDb, type Db } from '../../../src/db/connect.ts'
+import type { Db } from '../../../src/db/connect.ts'
 import {
-  createTestDatabase,
-  type TestDatabase,
-  testDialect,
-  testPostgresUrl,
-} from '../../helpers/dialects.ts'
-import { postgresUrlForSchema, type ServerProcess, startServerProcess } from '../../helpers/processes.ts'
+  type ProcessDatabase,
+  processDatabase,
+  type ServerProcess,
+  startServerProcess,
+} from '../../helpers/processes.ts'
 import { waitFor } from '../../helpers/wait-for.ts'
 
 const MIB = 1024 * 1024
@@ -41,7 +40,7 @@ function gzippedDisk(bytes: number): Readable {
  */
 describe('image upload against a running server', () => {
   let dir: string
-  let database: TestDatabase | undefined
+  let database: ProcessDatabase | undefined
   let server: ServerProcess
   let db: Db
   const token = randomBytes(32).toString('hex')
@@ -49,22 +48,15 @@ describe('image upload against a running server', () => {
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'cloudplane-upload-'))
-    const env: Record<string, string> = {
+    database = await processDatabase(dir)
+    server = await startServerProcess({
       DATA_DIR: dir,
+      DATABASE_URL: database.url,
       CLOUDPLANE_BOOTSTRAP_TOKEN: token,
       CLOUDPLANE_IMAGE_UPLOAD_LIMIT: '1M',
       CLOUDPLANE_IMAGE_SIZE_LIMIT: '64M',
-    }
-    if (testDialect() === 'postgres') {
-      database = await createTestDatabase()
-      await database.db.destroy()
-      env.DATABASE_URL = postgresUrlForSchema(testPostgresUrl(), database.schema as string)
-    }
-    server = await startServerProcess(env)
-    db =
-      database === undefined
-        ? createDb({ kind: 'sqlite', location: join(dir, 'cloudplane.db') })
-        : createDb({ kind: 'postgres', location: testPostgresUrl(), schema: database.schema as string })
+    })
+    db = database.open()
   })
 
   after(async () => {
