@@ -70,11 +70,26 @@ export function loadConfig(
   env: Record<string, string | undefined> = process.env,
   flags: Partial<Record<SettingFlag, string>> = {},
 ): Config {
-  const get = (name: string): string | undefined => {
-    const flag = Object.entries(CONFIG_FLAGS).find(([, v]) => v === name)?.[0] as SettingFlag
-    const value = flags[flag] ?? env[name]
-    return value === undefined || value === '' ? undefined : value
+  const given = (value: string | undefined) => (value === undefined || value === '' ? undefined : value)
+  const flagOf = (name: string) =>
+    Object.entries(CONFIG_FLAGS).find(([, v]) => v === name)?.[0] as SettingFlag | undefined
+  /** One source (the flags, or the environment): the value, or a secret's file read. */
+  const from = (source: (name: string) => string | undefined, name: string): string | undefined => {
+    const value = given(source(name))
+    if (!SECRET_SETTINGS.has(name)) return value
+    const file = given(source(`${name}_FILE`))
+    if (file === undefined) return value
+    if (value !== undefined) {
+      throw new ConfigError(`${name}_FILE`, `set either ${name} or ${name}_FILE, not both`)
+    }
+    return readSecretFile(`${name}_FILE`, file)
   }
+  // A flag (or its file) wins over the environment.
+  const get = (name: string): string | undefined =>
+    from((n) => {
+      const flag = flagOf(n)
+      return flag === undefined ? undefined : flags[flag]
+    }, name) ?? from((n) => env[n], name)
 
   const portText = get('PORT') ?? '8080'
   const port = Number(portText)
@@ -119,10 +134,8 @@ export function loadConfig(
 
   const phoneWebhookUrl = get('CLOUDPLANE_PHONE_WEBHOOK_URL')
   if (phoneWebhookUrl !== undefined && !isHttpUrl(phoneWebhookUrl)) {
-    throw new ConfigError(
-      'CLOUDPLANE_PHONE_WEBHOOK_URL',
-      `must be an http:// or https:// URL, got "${phoneWebhookUrl}"`,
-    )
+    // Not echoed: it may carry a password.
+    throw new ConfigError('CLOUDPLANE_PHONE_WEBHOOK_URL', 'must be an http:// or https:// URL')
   }
 
   const publicUrlText = get('CLOUDPLANE_PUBLIC_URL')
@@ -187,7 +200,8 @@ export function loadConfig(
   }
   const redisUrl = get('CLOUDPLANE_REDIS_URL')
   if (redisUrl !== undefined && !/^rediss?:\/\/[^\s]+$/.test(redisUrl)) {
-    throw new ConfigError('CLOUDPLANE_REDIS_URL', `must be a redis:// or rediss:// URL, got "${redisUrl}"`)
+    // Not echoed: it may carry a password.
+    throw new ConfigError('CLOUDPLANE_REDIS_URL', 'must be a redis:// or rediss:// URL')
   }
 
   return {
@@ -217,6 +231,39 @@ export function loadConfig(
     rateLimits,
     redisUrl,
   }
+}
+
+/**
+ * Settings that hold a secret (or a URL that may carry a password). Each can also be given as a
+ * file, `<NAME>_FILE` or `--<flag>-file`, as container images take secrets, so that it shows
+ * neither in the process list nor in the environment.
+ */
+export const SECRET_SETTINGS: ReadonlySet<string> = new Set([
+  'DATABASE_URL',
+  'CLOUDPLANE_BOOTSTRAP_TOKEN',
+  'CLOUDPLANE_SECRET_KEY',
+  'CLOUDPLANE_ADMIN_KEY',
+  'CLOUDPLANE_PHONE_WEBHOOK_URL',
+  'CLOUDPLANE_REDIS_URL',
+])
+
+/**
+ * A secret from a file: its first line, without the line ending (an editor's or `echo`'s final
+ * newline is not part of it). The message of a failure never contains the file's text.
+ */
+function readSecretFile(setting: string, path: string): string {
+  let text: string
+  try {
+    text = readFileSync(resolve(path), 'utf8')
+  } catch (error) {
+    throw new ConfigError(
+      setting,
+      `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`,
+    )
+  }
+  const value = text.split(/\r?\n/, 1)[0] ?? ''
+  if (value === '') throw new ConfigError(setting, `${path} is empty`)
+  return value
 }
 
 /** `sqlite::memory:`: a database that lives and dies with one process. */

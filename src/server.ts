@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
@@ -6,7 +5,7 @@ import { buildApp } from './app.ts'
 import type { BlobStore } from './blobs/blob-store.ts'
 import { FsBlobStore } from './blobs/fs-blob-store.ts'
 import { MemoryBlobStore } from './blobs/memory-blob-store.ts'
-import { seedRandom } from './common/random.ts'
+import { randomBytes, seedRandom } from './common/random.ts'
 import { AdjustableClock } from './common/time.ts'
 import { baseUrl, type Config, isMemoryDatabase } from './config.ts'
 import { createDb, type Db } from './db/connect.ts'
@@ -89,7 +88,8 @@ export async function prepareConfiguredDatabase(
 
 /**
  * Without CLOUDPLANE_SECRET_KEY: `<data dir>/secret.key`, or a key that lives only in memory for
- * an in-memory database (whose sealed secrets die with the process anyway).
+ * an in-memory database (whose sealed secrets die with the process anyway). That one comes from the
+ * random source, so a seeded run's keyed digests repeat too (docs/decisions.md#deterministic-runs).
  */
 function secretKeyFor(config: Config): Buffer {
   if (config.secretKey !== undefined) return config.secretKey

@@ -30,6 +30,11 @@ export const SETTINGS = {
     value: '<url>',
     help: 'sqlite:<file>, sqlite::memory: or postgres://user@host:5432/db[?schema=name]',
   },
+  'database-url-file': {
+    env: 'DATABASE_URL_FILE',
+    value: '<file>',
+    help: 'the database URL from the first line of a file (one with a password)',
+  },
   'database-connect-timeout': {
     env: 'DATABASE_CONNECT_TIMEOUT',
     value: '<seconds>',
@@ -45,15 +50,30 @@ export const SETTINGS = {
     value: '<64 hex>',
     help: "the default user's token, instead of a random one printed once",
   },
+  'bootstrap-token-file': {
+    env: 'CLOUDPLANE_BOOTSTRAP_TOKEN_FILE',
+    value: '<file>',
+    help: "the default user's token from the first line of a file",
+  },
   'secret-key': {
     env: 'CLOUDPLANE_SECRET_KEY',
     value: '<64 hex>',
     help: 'key sealing profile secrets [<data dir>/secret.key]',
   },
+  'secret-key-file': {
+    env: 'CLOUDPLANE_SECRET_KEY_FILE',
+    value: '<file>',
+    help: 'the key sealing profile secrets from the first line of a file',
+  },
   'phone-webhook-url': {
     env: 'CLOUDPLANE_PHONE_WEBHOOK_URL',
     value: '<url>',
     help: 'where phone codes are POSTed [the server log]',
+  },
+  'phone-webhook-url-file': {
+    env: 'CLOUDPLANE_PHONE_WEBHOOK_URL_FILE',
+    value: '<file>',
+    help: 'the phone webhook URL from the first line of a file',
   },
   'public-url': {
     env: 'CLOUDPLANE_PUBLIC_URL',
@@ -95,6 +115,11 @@ export const SETTINGS = {
     value: '<key>',
     help: "the control API's key, instead of a random one printed once",
   },
+  'admin-key-file': {
+    env: 'CLOUDPLANE_ADMIN_KEY_FILE',
+    value: '<file>',
+    help: "the control API's key from the first line of a file",
+  },
   'seed-file': {
     env: 'CLOUDPLANE_SEED_FILE',
     value: '<file>',
@@ -114,6 +139,11 @@ export const SETTINGS = {
     env: 'CLOUDPLANE_REDIS_URL',
     value: '<url>',
     help: 'a Redis (redis://host:6379) where every process of a deployment counts rate limits together',
+  },
+  'redis-url-file': {
+    env: 'CLOUDPLANE_REDIS_URL_FILE',
+    value: '<file>',
+    help: 'the Redis URL from the first line of a file (one with a password)',
   },
   'random-seed': {
     env: 'CLOUDPLANE_RANDOM_SEED',

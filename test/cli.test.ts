@@ -5,8 +5,17 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { fileURLToPath } from 'node:url'
-import { createTestDatabase, type TestDatabase, testDialect, testPostgresUrl } from './helpers/dialects.ts'
-import { postgresUrlForSchema, type ServerProcess, startServerProcess } from './helpers/processes.ts'
+import { DATABASE_FLAGS } from '../src/cli/command.ts'
+import { COMMANDS } from '../src/cli/commands.ts'
+import { CONTROL_OPTIONS } from '../src/cli/control-commands.ts'
+import { testDialect, testPostgresUrl } from './helpers/dialects.ts'
+import {
+  type ProcessDatabase,
+  postgresUrlForSchema,
+  processDatabase,
+  type ServerProcess,
+  startServerProcess,
+} from './helpers/processes.ts'
 
 const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url))
 const VERSION = (
@@ -40,8 +49,10 @@ function runAsync(args: string[], env: Record<string, string> = {}): Promise<Run
   })
 }
 
-const DB_COMMANDS: string[][] = [
+/** Each command that acts on a database, with what it needs (`passwordFile` holds a valid password). */
+const dbCommands = (passwordFile: string): string[][] => [
   ['migrate'],
+  ['user', 'password', '--username', 'mem-user', '--password-file', passwordFile],
   ['account', 'create', '--username', 'mem-user', '--email', 'mem@example.com'],
   ['account', 'limits', '--username', 'mem-user'],
   ['token', 'create', '--username', 'mem-user'],
@@ -50,7 +61,7 @@ const DB_COMMANDS: string[][] = [
 
 describe('the cloudplane command', () => {
   let dir: string
-  let database: TestDatabase | undefined
+  let database: ProcessDatabase | undefined
   let env: Record<string, string>
   /** How the server's database is named by flags instead of the environment. */
   let databaseFlags: string[]
@@ -61,14 +72,9 @@ describe('the cloudplane command', () => {
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'cloudplane-cli-'))
-    env = { DATA_DIR: dir }
-    databaseFlags = ['--data-dir', dir]
-    if (testDialect() === 'postgres') {
-      database = await createTestDatabase()
-      await database.db.destroy()
-      env.DATABASE_URL = postgresUrlForSchema(testPostgresUrl(), database.schema as string)
-      databaseFlags = ['--database-url', env.DATABASE_URL]
-    }
+    database = await processDatabase(dir)
+    env = { DATA_DIR: dir, DATABASE_URL: database.url }
+    databaseFlags = testDialect() === 'postgres' ? ['--database-url', database.url] : ['--data-dir', dir]
     server = await startServerProcess(env)
   })
   after(async () => {
@@ -158,6 +164,13 @@ describe('the cloudplane command', () => {
       DATABASE_URL: '',
     })
     assert.equal(region.status, 0, region.stderr)
+    const passwordFile = join(dir, 'flags-password')
+    writeFileSync(passwordFile, 'a long enough password\n')
+    const password = run(
+      ['user', 'password', '--username', 'ci-flags', '--password-file', passwordFile, ...databaseFlags],
+      { DATA_DIR: '', DATABASE_URL: '' },
+    )
+    assert.equal(password.status, 0, password.stderr)
     const migrated = run(['migrate', ...databaseFlags], { DATA_DIR: '', DATABASE_URL: '' })
     assert.equal(migrated.status, 0, migrated.stderr)
     assert.match(migrated.stderr, /already up to date/)
@@ -263,6 +276,32 @@ describe('the cloudplane command', () => {
       }
     }
 
+    // Every command and group, as listed: help, the same flag names, the database found like serve.
+    const every = await Promise.all(COMMANDS.map((c) => runAsync([...c.name.split(' '), '--help'])))
+    for (const [i, help] of every.entries()) {
+      const command = COMMANDS[i] as (typeof COMMANDS)[number]
+      assert.equal(help.status, 0, `${command.name}: ${help.stderr}`)
+      assert.match(help.stdout, new RegExp(`^usage: cloudplane ${command.name}( |$)`, 'm'), command.name)
+      assert.doesNotMatch(help.stdout, /^ {2}--user /m, `${command.name}: --username, not --user`)
+      const options = Object.keys(command.options)
+      const remote = Object.keys(CONTROL_OPTIONS).every((o) => options.includes(o))
+      // A command either acts on the database (found as serve finds it) or on a running server.
+      for (const flag of remote ? Object.keys(CONTROL_OPTIONS) : DATABASE_FLAGS) {
+        assert.match(help.stdout, new RegExp(`^ {2}--${flag} `, 'm'), `${command.name} --${flag}`)
+      }
+    }
+    const groups = [
+      ...new Set(COMMANDS.filter((c) => c.name.includes(' ')).map((c) => c.name.split(' ')[0] as string)),
+    ]
+    const groupHelps = await Promise.all(groups.map((g) => runAsync([g, '--help'])))
+    for (const [i, help] of groupHelps.entries()) {
+      const group = groups[i] as string
+      assert.equal(help.status, 0, group)
+      for (const c of COMMANDS.filter((c) => c.name.startsWith(`${group} `))) {
+        assert.match(help.stdout, new RegExp(`^ {2}${c.name} `, 'm'), c.name)
+      }
+    }
+
     const group = await runAsync(['account', '--help'])
     assert.equal(group.status, 0)
     assert.match(group.stdout, /account create/)
@@ -273,6 +312,9 @@ describe('the cloudplane command', () => {
   })
 
   it('refuses an in-memory database for every command that acts on one', async () => {
+    const passwordFile = join(dir, 'memory-password')
+    writeFileSync(passwordFile, 'a long enough password\n')
+    const DB_COMMANDS = dbCommands(passwordFile)
     const results = await Promise.all(
       DB_COMMANDS.flatMap((args) => [
         runAsync([...args, '--database-url', 'sqlite::memory:']),

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict'
-import { type ChildProcess, spawn } from 'node:child_process'
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { once } from 'node:events'
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { type IncomingMessage, request } from 'node:http'
 import { connect, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { after, describe, it } from 'node:test'
 import { fileURLToPath } from 'node:url'
@@ -14,6 +14,7 @@ import { gz, rawImage } from './modules/images/image-helpers.ts'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const CLI = join(ROOT, 'src', 'cli.ts')
+const BIN = join(ROOT, 'src', 'bin.ts')
 const READY = /^cloudplane: ready on (http:\/\/127\.0\.0\.1:(\d+)\/v4)/m
 
 interface Launched {
@@ -29,10 +30,10 @@ function serverEnv(extra: Record<string, string>): Record<string, string | undef
   return { ...rest, LOG_LEVEL: 'info', ...extra }
 }
 
-function launch(command: string, args: string[], env: Record<string, string>): Launched {
+function launch(command: string, args: string[], env: Record<string, string>, cwd = ROOT): Launched {
   // A process group of its own, so that a failed test can stop npm, its shell and the server at once.
   const child = spawn(command, args, {
-    cwd: ROOT,
+    cwd,
     env: serverEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
@@ -119,6 +120,45 @@ function processGone(pid: number): boolean {
   }
 }
 
+/** The parent of a process, from /proc. */
+function parentOf(pid: number): number {
+  return Number(/^\d+ \(.*\) \S (\d+)/.exec(readFileSync(`/proc/${pid}/stat`, 'utf8'))?.[1])
+}
+
+/** The server's own process id, from its ready log line (npm and a shell sit above it). */
+async function serverPid(server: Launched): Promise<number> {
+  const ready = await waitFor(() => logLines(server.stdout()).find((l) => l.msg === 'ready'), {
+    message: () => `the ready log line: ${server.stdout()}`,
+  })
+  return Number(ready.pid)
+}
+
+/**
+ * Sends `signal` to `target` (npm's pid, or minus it for its whole group as a terminal's Ctrl-C
+ * does), then waits until the server process is gone and its port refuses connections, and
+ * checks that it stopped cleanly: both shutdown lines logged, no exit at once.
+ */
+async function stopsCleanly(server: Launched, port: number, target: number, signal: NodeJS.Signals) {
+  const pid = await serverPid(server)
+  process.kill(target, signal)
+  await waitFor(async () => (await refuses(port)) && processGone(pid), {
+    timeout: 20_000,
+    interval: 50,
+    message: () => `the server to stop and free port ${port} after ${signal}: ${server.stdout()}`,
+  })
+  const log = logLines(server.stdout())
+  assert.ok(
+    log.some((l) => l.msg === 'shutting down'),
+    'the shutdown is logged',
+  )
+  assert.ok(
+    log.some((l) => l.msg === 'stopped'),
+    'the end of the shutdown is logged',
+  )
+  assert.ok(!log.some((l) => l.msg === 'second signal; exiting at once'), server.stdout())
+  await server.exited
+}
+
 async function json(
   url: string,
   init: RequestInit = {},
@@ -171,26 +211,65 @@ describe('the server process', () => {
         String(upload.body.upload_to),
       )
 
-      const serverPid = Number(ready.pid)
-      assert.ok(serverPid > 0 && serverPid !== npm.child.pid)
-      npm.child.kill(signal)
-      await waitFor(async () => (await refuses(port)) && processGone(serverPid), {
-        timeout: 20_000,
-        interval: 50,
-        message: () => `the server to stop and free port ${port}: ${npm.stdout()}`,
-      })
-      const log = logLines(npm.stdout())
-      assert.ok(
-        log.some((l) => l.msg === 'shutting down'),
-        'the shutdown is logged',
-      )
-      assert.ok(
-        log.some((l) => l.msg === 'stopped'),
-        'the end of the shutdown is logged',
-      )
-      await npm.exited
+      const pid = Number(ready.pid)
+      // npm runs the script in a shell: npm hands the signal to that shell, not to the server.
+      assert.notEqual(parentOf(pid), npm.child.pid, 'a shell sits between npm and the server')
+      await stopsCleanly(npm, port, npm.child.pid as number, signal)
     })
   }
+
+  // SIGKILL: a harness's last resort kills npm alone, leaving its shell waiting on the server.
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGKILL'] as const) {
+    it(`npx cloudplane serve: ${signal} to npm stops the server and frees the port`, async () => {
+      // A folder with the package installed, as `npm install cloudplane` leaves it: its bin, an
+      // executable, in node_modules/.bin (here one that becomes src/bin.ts on this test's Node).
+      // npx then runs it through a shell, as it does any bin.
+      const folder = tempDir()
+      const bin = join(folder, 'node_modules', '.bin', 'cloudplane')
+      mkdirSync(dirname(bin), { recursive: true })
+      writeFileSync(bin, `#!/bin/sh\nexec '${process.execPath}' '${BIN}' "$@"\n`, { mode: 0o755 })
+      const npx = launch(
+        'npx',
+        ['cloudplane', 'serve'],
+        { PORT: '0', DATA_DIR: join(folder, 'data') },
+        folder,
+      )
+      const { port } = await readyUrl(npx)
+      const pid = await serverPid(npx)
+      assert.notEqual(parentOf(pid), npx.child.pid, 'a shell sits between npm and the server')
+      await stopsCleanly(npx, port, npx.child.pid as number, signal)
+    })
+  }
+
+  it('SIGTERM to npm while the server still waits for PostgreSQL ends the start', async () => {
+    const npm = launch('npm', ['start', '--', '--database-connect-timeout', '120'], {
+      PORT: '0',
+      DATA_DIR: tempDir(),
+      // Port 1 on loopback: nothing listens there, so the start keeps retrying.
+      DATABASE_URL: 'postgres://cloudplane@127.0.0.1:1/cloudplane',
+    })
+    const retry = await waitFor(
+      () => logLines(npm.stdout()).find((l) => l.msg === 'database unreachable; retrying'),
+      { timeout: 60_000, interval: 50, message: () => `a retry: ${npm.stdout()}${npm.stderr()}` },
+    )
+    const pid = Number(retry.pid)
+    assert.notEqual(parentOf(pid), npm.child.pid, 'a shell sits between npm and the server')
+    const port = Number(/"msg":"Server listening at http:\/\/127\.0\.0\.1:(\d+)"/.exec(npm.stdout())?.[1])
+    assert.ok(port > 0, npm.stdout())
+    npm.child.kill('SIGTERM')
+    await waitFor(async () => (await refuses(port)) && processGone(pid), {
+      timeout: 20_000,
+      interval: 50,
+      message: () => `the starting server to stop: ${npm.stdout()}${npm.stderr()}`,
+    })
+    assert.match(npm.stderr(), /^cloudplane: stopped while starting \(the npm script's shell exited\)$/m)
+  })
+
+  it("Ctrl-C reaches npm, its shell and the server at once: one clean stop, not the second signal's", async () => {
+    const npm = launch('npm', ['start'], { PORT: '0', DATA_DIR: tempDir() })
+    const { port } = await readyUrl(npm)
+    await stopsCleanly(npm, port, -(npm.child.pid as number), 'SIGINT')
+  })
 
   it('with sqlite::memory: nothing is written to disk, not even the secret key', async () => {
     const dataDir = join(tempDir(), 'never-created')
@@ -289,20 +368,56 @@ describe('the server process', () => {
     }
   })
 
-  it('a read-only data directory: one line naming it and the cause', {
-    skip: process.getuid?.() === 0 ? 'root writes through any permission' : false,
-  }, async () => {
+  it('a read-only data directory: one line naming it and the cause', async (t) => {
     const parent = tempDir()
     const dataDir = join(parent, 'data')
     mkdirSync(dataDir)
     chmodSync(dataDir, 0o500)
-    const server = launch(process.execPath, [CLI, 'serve', '--port', '0'], { DATA_DIR: dataDir })
+    // Root writes through any permission bits, but not into a folder marked immutable.
+    const asRoot = process.getuid?.() === 0
+    if (asRoot && spawnSync('chattr', ['+i', dataDir]).status !== 0) {
+      t.skip('running as root, and this file system cannot mark a folder immutable')
+      return
+    }
+    try {
+      const server = launch(process.execPath, [CLI, 'serve', '--port', '0'], { DATA_DIR: dataDir })
+      const [code] = await server.exited
+      assert.equal(code, 1)
+      assert.match(
+        server.stderr(),
+        new RegExp(`^cloudplane: the data directory ${dataDir} is not writable: permission denied`, 'm'),
+      )
+      assert.equal(server.stderr().trim().split('\n').length, 1, server.stderr())
+    } finally {
+      if (asRoot) spawnSync('chattr', ['-i', dataDir])
+      chmodSync(dataDir, 0o700)
+    }
+  })
+
+  it('PostgreSQL unreachable: each attempt logged, then one line after the bounded wait, exit code 1', async () => {
+    const server = launch(
+      process.execPath,
+      [CLI, 'serve', '--port', '0', '--database-connect-timeout', '1'],
+      {
+        DATA_DIR: tempDir(),
+        // Port 1 on loopback: nothing listens there, so every attempt is refused at once.
+        DATABASE_URL: 'postgres://cloudplane:secret@127.0.0.1:1/cloudplane',
+      },
+    )
     const [code] = await server.exited
-    chmodSync(dataDir, 0o700)
-    assert.equal(code, 1)
+    assert.equal(code, 1, server.stderr())
+    const retries = logLines(server.stdout()).filter((l) => l.msg === 'database unreachable; retrying')
+    assert.ok(retries.length >= 1, `each retry is logged: ${server.stdout()}`)
+    assert.deepEqual(
+      retries.map((l) => l.attempt),
+      retries.map((_, i) => i + 1),
+    )
+    assert.ok(retries.every((l) => Number(l.retryInMs) > 0 && /ECONNREFUSED/.test(String(l.cause))))
     assert.match(
       server.stderr(),
-      new RegExp(`^cloudplane: the data directory ${dataDir} is not writable: permission denied`, 'm'),
+      /^cloudplane: cannot reach the database at postgres:\/\/cloudplane@127\.0\.0\.1:1\/cloudplane .*after \d+ attempts in 1 s/,
     )
+    assert.equal(server.stderr().trim().split('\n').length, 1, server.stderr())
+    assert.doesNotMatch(server.stdout() + server.stderr(), /secret/, 'the password is never shown')
   })
 })

@@ -6,9 +6,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { fileURLToPath } from 'node:url'
-import { createDb } from '../src/db/connect.ts'
-import { createTestDatabase, type TestDatabase, testDialect, testPostgresUrl } from './helpers/dialects.ts'
-import { postgresUrlForSchema, type ServerProcess, startServerProcess } from './helpers/processes.ts'
+import {
+  type ProcessDatabase,
+  processDatabase,
+  type ServerProcess,
+  startServerProcess,
+} from './helpers/processes.ts'
 
 const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url))
 
@@ -19,24 +22,21 @@ const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url))
  */
 describe('caches of two API processes on one database', () => {
   let dir: string
-  let database: TestDatabase | undefined
+  let database: ProcessDatabase
   let env: Record<string, string>
   let servers: [ServerProcess, ServerProcess]
   const admin = randomBytes(32).toString('hex')
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'cloudplane-caches-'))
+    database = await processDatabase(dir)
     const { DATA_DIR: _d, DATABASE_URL: _u, PORT: _p, ...rest } = process.env
     env = {
       ...(rest as Record<string, string>),
       LOG_LEVEL: 'warn',
       DATA_DIR: dir,
+      DATABASE_URL: database.url,
       CLOUDPLANE_BOOTSTRAP_TOKEN: admin,
-    }
-    if (testDialect() === 'postgres') {
-      database = await createTestDatabase()
-      await database.db.destroy()
-      env.DATABASE_URL = postgresUrlForSchema(testPostgresUrl(), database.schema as string)
     }
     // One after the other: the first creates the database, the second finds it.
     const first = await startServerProcess(env)
@@ -106,10 +106,7 @@ describe('caches of two API processes on one database', () => {
     const before = await publicIds(servers[0])
     assert.deepEqual(await publicIds(servers[1]), before)
     const withdrawn = before[0] as string
-    const db =
-      database === undefined
-        ? createDb({ kind: 'sqlite', location: join(dir, 'cloudplane.db') })
-        : createDb({ kind: 'postgres', location: testPostgresUrl(), schema: database.schema as string })
+    const db = database.open()
     try {
       // As an operator's SQL client would: no cloudplane code in between.
       await db.updateTable('images').set({ is_public: false }).where('slug', '=', withdrawn).execute()

@@ -5,8 +5,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { gzipSync } from 'node:zlib'
-import { createTestDatabase, type TestDatabase, testDialect, testPostgresUrl } from './helpers/dialects.ts'
-import { postgresUrlForSchema, type ServerProcess, startServerProcess } from './helpers/processes.ts'
+import { testDialect } from './helpers/dialects.ts'
+import {
+  type ProcessDatabase,
+  processDatabase,
+  type ServerProcess,
+  startServerProcess,
+} from './helpers/processes.ts'
 
 const modeOf = async (path: string) => (await stat(path)).mode & 0o777
 
@@ -14,20 +19,20 @@ const modeOf = async (path: string) => (await stat(path)).mode & 0o777
 describe('the modes of the files a server creates', () => {
   let parent: string
   let dataDir: string
-  let database: TestDatabase | undefined
+  let database: ProcessDatabase | undefined
   let server: ServerProcess
   const token = randomBytes(32).toString('hex')
 
   before(async () => {
     parent = await mkdtemp(join(tmpdir(), 'cloudplane-modes-'))
     dataDir = join(parent, 'data', 'nested')
-    const env: Record<string, string> = { DATA_DIR: dataDir, CLOUDPLANE_BOOTSTRAP_TOKEN: token }
-    if (testDialect() === 'postgres') {
-      database = await createTestDatabase()
-      await database.db.destroy()
-      env.DATABASE_URL = postgresUrlForSchema(testPostgresUrl(), database.schema as string)
-      env.CLOUDPLANE_BLOBS_DIR = join(dataDir, 'blobs')
+    database = await processDatabase(dataDir)
+    const env: Record<string, string> = {
+      DATA_DIR: dataDir,
+      DATABASE_URL: database.url,
+      CLOUDPLANE_BOOTSTRAP_TOKEN: token,
     }
+    if (testDialect() === 'postgres') env.CLOUDPLANE_BLOBS_DIR = join(dataDir, 'blobs')
     server = await startServerProcess(env)
   })
 
@@ -55,7 +60,7 @@ describe('the modes of the files a server creates', () => {
       const info = await stat(path)
       assert.equal(info.mode & 0o777, info.isDirectory() ? 0o700 : 0o600, name)
     }
-    if (database === undefined) {
+    if (testDialect() === 'sqlite') {
       for (const name of ['cloudplane.db', 'cloudplane.db-wal']) {
         assert.equal(await modeOf(join(dataDir, name)), 0o600, name)
       }

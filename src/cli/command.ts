@@ -40,6 +40,7 @@ export interface CommandAction {
 export const DATABASE_FLAGS = [
   'data-dir',
   'database-url',
+  'database-url-file',
   'database-connect-timeout',
   'regions-file',
 ] as const satisfies readonly SettingFlag[]

@@ -1,4 +1,28 @@
+import { readFileSync } from 'node:fs'
 import { UsageError, type Values } from './command.ts'
+
+/**
+ * The control API key: `--admin-key`, or the first line of `--admin-key-file`, else the same from
+ * the environment (`CLOUDPLANE_ADMIN_KEY`, `CLOUDPLANE_ADMIN_KEY_FILE`), as `serve` takes it.
+ */
+function adminKey(values: Values): string | undefined {
+  const file = (path: string, source: string) => {
+    let text: string
+    try {
+      text = readFileSync(path, 'utf8')
+    } catch (error) {
+      throw new UsageError(
+        `${source}: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`,
+      )
+    }
+    return text.split(/\r?\n/, 1)[0] || undefined
+  }
+  if (values['admin-key']) return values['admin-key']
+  if (values['admin-key-file']) return file(values['admin-key-file'], '--admin-key-file')
+  if (process.env.CLOUDPLANE_ADMIN_KEY) return process.env.CLOUDPLANE_ADMIN_KEY
+  const envFile = process.env.CLOUDPLANE_ADMIN_KEY_FILE
+  return envFile ? file(envFile, 'CLOUDPLANE_ADMIN_KEY_FILE') : undefined
+}
 
 export interface ControlCall {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE'
@@ -14,8 +38,9 @@ export interface ControlCall {
  */
 export async function callControl(values: Values, call: ControlCall): Promise<Response> {
   const base = (values.url ?? process.env.CLOUDPLANE_URL ?? 'http://127.0.0.1:8080').replace(/\/+$/, '')
-  const key = values['admin-key'] ?? process.env.CLOUDPLANE_ADMIN_KEY
-  if (!key) throw new UsageError('needs --admin-key <key> (or CLOUDPLANE_ADMIN_KEY)')
+  const key = adminKey(values)
+  if (!key)
+    throw new UsageError('needs --admin-key <key> or --admin-key-file <file> (or CLOUDPLANE_ADMIN_KEY)')
   const headers: Record<string, string> = { 'x-cloudplane-admin-key': key }
   let body: Uint8Array | string | undefined
   if (call.raw !== undefined) {

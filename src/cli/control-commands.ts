@@ -4,7 +4,21 @@ import type { Command, CommandAction, OptionSpec } from './command.ts'
 export const CONTROL_OPTIONS: Record<string, OptionSpec> = {
   url: { value: '<url>', help: 'the running server [$CLOUDPLANE_URL or http://127.0.0.1:8080]' },
   'admin-key': { value: '<key>', help: 'the control API key [$CLOUDPLANE_ADMIN_KEY]' },
+  'admin-key-file': {
+    value: '<file>',
+    help: 'the control API key from the first line of a file [$CLOUDPLANE_ADMIN_KEY_FILE]',
+  },
 }
+
+/** An option's line in the help: the value it takes and what it does. */
+export const opt = (value: string, help: string): OptionSpec => ({ value, help })
+
+/** Options that pick requests the same way wherever they appear (fault rules, the journal). */
+export const REQUEST_OPTIONS = {
+  method: opt('<method>', 'only requests with this method (GET, POST, PUT, DELETE)'),
+  username: opt('<name>', "only requests in this user's account"),
+  seed: opt('<text>', 'makes the random draws repeatable'),
+} satisfies Record<string, OptionSpec>
 
 export const AGAINST = 'Works against a running server (--url) through its control API (--admin-key).'
 

@@ -1,6 +1,8 @@
+import { WORK_KINDS } from '../jobs/work-durations.ts'
 import type { CommandAction } from './command.ts'
 import { UsageError, type Values } from './command.ts'
 import { callControl, printJson } from './control-client.ts'
+import { durationFlag } from './fault-commands.ts'
 
 function number(values: Values, flag: string): number | undefined {
   const text = values[flag]
@@ -39,13 +41,7 @@ export function ruleBody(values: Values): Record<string, unknown> {
   return body
 }
 
-const DURATION_FLAGS = [
-  'compute-create',
-  'compute-boot',
-  'compute-reboot',
-  'compute-shutdown',
-  'image-capture',
-]
+const DURATION_FLAGS = WORK_KINDS.map(durationFlag)
 
 export const FAULT_ACTIONS: Record<string, CommandAction['run']> = {
   'fault add': async (values) => {
@@ -78,7 +74,7 @@ export const FAULT_ACTIONS: Record<string, CommandAction['run']> = {
     if (values.preset !== undefined) body.preset = values.preset
     for (const flag of DURATION_FLAGS) {
       const value = number(values, flag)
-      if (value !== undefined) body[flag.replace('-', '_')] = value
+      if (value !== undefined) body[flag.replaceAll('-', '_')] = value
     }
     const call =
       Object.keys(body).length === 0

@@ -1,23 +1,16 @@
 import type { CommandAction } from './command.ts'
 import { callControl, printJson } from './control-client.ts'
 
-const FILTER_PARAMS: Array<[string, string]> = [
-  ['method', 'method'],
-  ['path', 'path'],
-  ['status', 'status'],
-  ['username', 'username'],
-  ['since', 'since'],
-  ['until', 'until'],
-  ['page', 'page'],
-  ['page-size', 'page_size'],
-]
+/** The filter flags; each is the query parameter of the same name (`--page-size`: `page_size`). */
+const FILTER_FLAGS = ['method', 'path', 'status', 'username', 'since', 'until', 'page', 'page-size']
 
 export const JOURNAL_ACTIONS: Record<string, CommandAction['run']> = {
   'journal list': async (values) => {
     const query = new URLSearchParams()
-    for (const [flag, param] of FILTER_PARAMS) {
+    for (const flag of FILTER_FLAGS) {
       const value = values[flag]
-      if (value !== undefined) query.set(param, flag === 'method' ? value.toUpperCase() : value)
+      if (value !== undefined)
+        query.set(flag.replaceAll('-', '_'), flag === 'method' ? value.toUpperCase() : value)
     }
     const text = query.toString()
     await printJson(await callControl(values, { method: 'GET', path: `/journal${text ? `?${text}` : ''}` }))

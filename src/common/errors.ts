@@ -68,6 +68,12 @@ export const validationFailed = (errors: ErrorItem[]): ApiError => new ApiError(
 
 export const notFound = (): ApiError => new ApiError('not_found', [{ reason: 'Not found' }])
 
+/** `row` when there is one, else the 404 of an entity the caller's account does not have. */
+export function foundOrNotFound<T>(row: T | undefined): T {
+  if (row === undefined) throw notFound()
+  return row
+}
+
 export const invalidToken = (): ApiError => new ApiError('invalid_token', [{ reason: 'Invalid Token' }])
 
 export const scopeDenied = (): ApiError =>

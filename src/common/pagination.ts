@@ -59,6 +59,14 @@ export function pageWindow(results: number, request: PageRequest): PageWindow {
 export interface OrderTerm {
   expression: RawBuilder<unknown>
   direction: 'asc' | 'desc'
+  /** Where NULLs go, when the engine's own placement is not the one wanted. */
+  nulls?: 'first' | 'last'
+}
+
+/** An ORDER BY term as SQL. */
+export function orderSql(term: OrderTerm): RawBuilder<unknown> {
+  const nulls = term.nulls === undefined ? '' : ` nulls ${term.nulls}`
+  return sql`${term.expression} ${sql.raw(`${term.direction}${nulls}`)}`
 }
 
 /**
@@ -92,7 +100,7 @@ export function listStatements<DB, TB extends keyof DB, O>(
 ): ListStatements<O> {
   const count = countQuery ?? query.clearSelect().clearOrderBy().select(sql<number>`count(*)`.as('n'))
   let paged = query.select(sql<number>`(${count})`.as('n'))
-  for (const term of order) paged = paged.orderBy(sql`${term.expression} ${sql.raw(term.direction)}`)
+  for (const term of order) paged = paged.orderBy(orderSql(term))
   const page = paged.limit(stableSlot<number>(dialect, 'limit')).offset(stableSlot<number>(dialect, 'offset'))
   return {
     count: count.compile() as CompiledQuery<{ n: number }>,

@@ -19,35 +19,32 @@ import { type Db, postgresPoolOf, sqliteEngineOf } from './connect.ts'
  * turn is exact for all of them and costs one round trip per batch of requests.
  */
 
-interface Batch {
-  names: Set<string>
-  done: Promise<ReadonlyMap<string, number>>
-}
+/** Every counter by name: one read serves all the counters a request needs. */
+type ReadAll = () => Promise<ReadonlyMap<string, number>>
 
 class TurnReader {
-  #batch: Batch | undefined
-  readonly #read: (names: Set<string>) => Promise<ReadonlyMap<string, number>>
+  #batch: Promise<ReadonlyMap<string, number>> | undefined
+  readonly #read: ReadAll
 
-  constructor(read: (names: Set<string>) => Promise<ReadonlyMap<string, number>>) {
+  constructor(read: ReadAll) {
     this.#read = read
   }
 
   async value(name: string): Promise<number | undefined> {
-    let batch = this.#batch
-    if (batch === undefined) {
-      const names = new Set<string>()
-      const done = new Promise<ReadonlyMap<string, number>>((resolve) => {
+    return (await this.all()).get(name)
+  }
+
+  all(): Promise<ReadonlyMap<string, number>> {
+    if (this.#batch === undefined) {
+      this.#batch = new Promise<ReadonlyMap<string, number>>((resolve) => {
         setImmediate(() => {
           // Later callers start the next batch: this read may be under way before they asked.
           this.#batch = undefined
-          this.#read(names).then(resolve, () => resolve(new Map()))
+          this.#read().then(resolve, () => resolve(new Map()))
         })
       })
-      batch = { names, done }
-      this.#batch = batch
     }
-    batch.names.add(name)
-    return (await batch.done).get(name)
+    return this.#batch
   }
 }
 
@@ -59,14 +56,7 @@ function readerFor(db: Db): TurnReader | undefined {
   const engine = sqliteEngineOf(db)
   const pool = postgresPoolOf(db)
   if (engine !== undefined) {
-    reader = new TurnReader(async (names) => {
-      const values = new Map<string, number>()
-      for (const name of names) {
-        const value = engine.changeCounter(name)
-        if (value !== undefined) values.set(name, value)
-      }
-      return values
-    })
+    reader = new TurnReader(async () => engine.changeCounters())
   } else if (pool !== undefined) {
     reader = new TurnReader(async () => {
       const result = await pool.query<{ name: string; value: string | number }>(
@@ -84,4 +74,14 @@ function readerFor(db: Db): TurnReader | undefined {
 /** The named counter's value as of a read made after this call; undefined when not readable. */
 export function changeCounterNow(db: Db, name: string): Promise<number | undefined> {
   return readerFor(db)?.value(name) ?? Promise.resolve(undefined)
+}
+
+const NO_COUNTERS: ReadonlyMap<string, number> = new Map()
+
+/**
+ * Every counter as of a read made after this call (empty when not readable): what a request reads
+ * once and hands to each cache it consults (see plugins/db.ts), instead of a read per cache.
+ */
+export function changeCountersNow(db: Db): Promise<ReadonlyMap<string, number>> {
+  return readerFor(db)?.all() ?? Promise.resolve(NO_COUNTERS)
 }

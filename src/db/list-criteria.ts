@@ -1,5 +1,6 @@
-import { type RawBuilder, type SqlBool, sql } from 'kysely'
-import type { OrderTerm } from '../common/pagination.ts'
+import { type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely'
+import { type OrderTerm, type PageRequest, paginateQuery } from '../common/pagination.ts'
+import type { PageResult } from '../common/schemas.ts'
 import { compileFilter, type FilterSpec } from '../common/x-filter.ts'
 import type { SqlDialect } from './dialects/dialect.ts'
 
@@ -52,4 +53,15 @@ export function listCriteria(input: ListCriteriaInput): ListCriteria {
       })),
     ],
   }
+}
+
+/** A page of a cold list: `query` narrowed by the criteria's WHERE, in their order. */
+export function pageByCriteria<DB, TB extends keyof DB, O>(
+  // biome-ignore lint/suspicious/noExplicitAny: runs on any database interface
+  db: Kysely<any>,
+  query: SelectQueryBuilder<DB, TB, O>,
+  criteria: ListCriteria,
+  page: PageRequest,
+): Promise<PageResult<O>> {
+  return paginateQuery(db, criteria.where ? query.where(criteria.where) : query, criteria.order, page)
 }

@@ -1,4 +1,5 @@
 import type { Db } from './connect.ts'
+import { findValue, upsertRow } from './rows.ts'
 
 /**
  * Server metadata in the `meta` table. Every key is listed here, so two features cannot end up
@@ -24,25 +25,13 @@ export type MetaKey =
   | 'work_durations'
   /** When the request journal was last cleared (real ms): older entries still buffered are not shown. */
   | 'journal_cleared_ms'
+  /** Journal entries dropped since the last clear because a process's write buffer was full. */
+  | 'journal_dropped'
 
-export async function getMeta(db: Db, key: MetaKey): Promise<string | undefined> {
-  const row = await db.selectFrom('meta').select('value').where('key', '=', key).executeTakeFirst()
-  return row?.value
-}
+export const getMeta = (db: Db, key: MetaKey) => findValue(db, 'meta', 'value', { key })
 
-export async function setMeta(db: Db, key: MetaKey, value: string): Promise<void> {
-  await db
-    .insertInto('meta')
-    .values({ key, value })
-    .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
-    .execute()
-}
+export const setMeta = (db: Db, key: MetaKey, value: string) => upsertRow(db, 'meta', { key, value }, ['key'])
 
 /** Stores `value` only if the key has none yet; the first writer wins among racing processes. */
-export async function insertMetaIfAbsent(db: Db, key: MetaKey, value: string): Promise<void> {
-  await db
-    .insertInto('meta')
-    .values({ key, value })
-    .onConflict((oc) => oc.column('key').doNothing())
-    .execute()
-}
+export const insertMetaIfAbsent = (db: Db, key: MetaKey, value: string) =>
+  upsertRow(db, 'meta', { key, value }, ['key'], 'keep')

@@ -7,9 +7,17 @@ import type { WorkKind } from './work-durations.ts'
 /** Every kind of background job and the payload its handler receives. */
 export interface JobPayloads {
   /** A disk capture has been "processed": the image becomes available. */
-  'image-capture': { imageId: number; eventId: number; started: string }
+  'image-capture': {
+    imageId: number
+    eventId: number
+    started: string
+    /** How long the capture takes (timed work); absent or 0: done in one step. */
+    seconds?: number
+  }
   /** An upload window closes: a still-empty image is removed with any data it holds. */
   'image-upload-expiry': { imageId: number }
+  /** A step of checking uploaded data (when that takes time): progress, or the image available. */
+  'image-upload-check': { imageId: number; eventId: number; scheduled: string; seconds: number }
   /** An upload's claim comes due: if its process died mid-stream, the URL takes data again. */
   'image-upload-lease': { imageId: number }
   /** A volume's provisioning or resize is done: it becomes active and its event finishes. */

@@ -12,6 +12,7 @@ export const WORK_KINDS = [
   'compute_reboot',
   'compute_shutdown',
   'image_capture',
+  'image_upload',
 ] as const
 export type WorkKind = (typeof WORK_KINDS)[number]
 export type WorkDurations = Record<WorkKind, number>
@@ -22,6 +23,7 @@ export const INSTANT_WORK: WorkDurations = {
   compute_reboot: 0,
   compute_shutdown: 0,
   image_capture: 0,
+  image_upload: 0,
 }
 
 /** Roughly what the real service takes for a small instance and image. */
@@ -31,6 +33,7 @@ export const REALISTIC_WORK: WorkDurations = {
   compute_reboot: 25,
   compute_shutdown: 10,
   image_capture: 90,
+  image_upload: 60,
 }
 
 /** A scheduled event turns `started` this long after the request (when the work takes time). */

@@ -6,6 +6,7 @@ import type { Actor } from '../modules/auth/actor.ts'
 import { authenticate } from '../modules/auth/authenticate.ts'
 import { hasScopes, type Scope } from '../modules/auth/scopes.ts'
 import { TokenCache } from '../modules/auth/token-cache.ts'
+import { countersOf } from './db.ts'
 
 /**
  * What a route needs from the caller, declared in its `config.auth`:
@@ -50,13 +51,28 @@ async function authPlugin(app: FastifyInstance, options: { apiPrefixes: string[]
     }
   })
 
+  // The header each route's declaration gives, worked out once per route rather than per request.
+  const accepted = new WeakMap<RouteAuth, string>()
+  const acceptedHeader = (auth: RouteAuth): string => {
+    let header = accepted.get(auth)
+    if (header === undefined) {
+      header = app.vocabulary.toWire('scopes', acceptedScopes(auth))
+      accepted.set(auth, header)
+    }
+    return header
+  }
+
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const auth = request.routeOptions.config.auth
     if (auth === undefined) return
-    reply.header('X-Accepted-OAuth-Scopes', app.vocabulary.toWire('scopes', acceptedScopes(auth)))
+    reply.header('X-Accepted-OAuth-Scopes', acceptedHeader(auth))
+    const authorization = request.headers.authorization
     let actor: Actor | null
     try {
-      actor = await authenticate(app.db, request.headers.authorization, nowTimestamp(app.clock), tokens)
+      actor =
+        authorization === undefined
+          ? null
+          : await authenticate(app.db, authorization, nowTimestamp(app.clock), tokens, countersOf(request))
     } catch (error) {
       reply.header('X-OAuth-Scopes', 'unknown')
       throw error

@@ -1,6 +1,13 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type {
+  DoneFuncWithErrOrRes,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onSendHookHandler,
+  preHandlerAsyncHookHandler,
+} from 'fastify'
 import fp from 'fastify-plugin'
-import { changeCounterNow } from '../db/change-counters.ts'
+import { countersOf } from './db.ts'
 
 /**
  * The static catalogues (regions, their availability, compute types, public images) served from
@@ -38,7 +45,8 @@ declare module 'fastify' {
 interface Entry {
   stamp: number
   type: string
-  body: string
+  /** The answer's bytes: sent as they are, neither measured nor encoded again. */
+  body: Buffer
 }
 
 const stamps = new WeakMap<FastifyRequest, { key: string; stamp: number }>()
@@ -48,40 +56,60 @@ function keyOf(request: FastifyRequest): string {
   return filter === undefined ? request.url : `${request.url}\n${String(filter)}`
 }
 
+/** A route's hooks of one kind with one more after them. */
+function append<T>(existing: T | T[] | undefined, hook: T): T[] {
+  return [...(existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]), hook]
+}
+
 async function catalogueCachePlugin(app: FastifyInstance): Promise<void> {
   const entries = new Map<string, Entry>()
 
+  // Before the handler, once every request hook (auth, limits) and the validation have run: an
+  // answer from here differs from the handler's in nothing but the work it spares.
+  const lookup = async (request: FastifyRequest, reply: FastifyReply) => {
+    const catalogue = request.routeOptions.config.catalogue
+    if (catalogue === undefined || (catalogue.publicPartOnly && request.actor !== null)) return
+    const stamp = (await countersOf(request)).get(COUNTER)
+    if (stamp === undefined) return
+    const key = keyOf(request)
+    const entry = entries.get(key)
+    if (entry !== undefined && entry.stamp === stamp) {
+      return reply.header('content-type', entry.type).send(entry.body)
+    }
+    stamps.set(request, { key, stamp })
+  }
+
+  const keep = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    payload: unknown,
+    done: DoneFuncWithErrOrRes,
+  ) => {
+    const pending = stamps.get(request)
+    const type = reply.getHeader('content-type')
+    if (
+      pending === undefined ||
+      reply.statusCode !== 200 ||
+      typeof payload !== 'string' ||
+      typeof type !== 'string'
+    ) {
+      return done(null, payload)
+    }
+    if (entries.size >= MAX_ENTRIES) entries.clear()
+    // Stamped with the counter read before rendering: a change made meanwhile makes it stale at once.
+    const body = Buffer.from(payload)
+    entries.set(pending.key, { stamp: pending.stamp, type, body })
+    done(null, body)
+  }
+
+  // Only the catalogue routes carry the hooks: every other route pays nothing for the cache.
   app.addHook('onRoute', (route) => {
     const operationId = (route.schema as { operationId?: string } | undefined)?.operationId
     if (route.method !== 'GET' || operationId === undefined || !CATALOGUE_OPERATIONS.has(operationId)) return
     if (route.config?.wire !== undefined) return
     route.config = { ...route.config, catalogue: { publicPartOnly: PUBLIC_PART_ONLY.has(operationId) } }
-  })
-
-  // Before the handler, once every request hook (auth, limits) and the validation have run: an
-  // answer from here differs from the handler's in nothing but the work it spares.
-  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
-    const catalogue = request.routeOptions.config.catalogue
-    if (catalogue === undefined || (catalogue.publicPartOnly && request.actor !== null)) return
-    const stamp = await changeCounterNow(app.db, COUNTER)
-    if (stamp === undefined) return
-    const key = keyOf(request)
-    const entry = entries.get(key)
-    if (entry !== undefined && entry.stamp === stamp) {
-      return reply.type(entry.type).send(entry.body)
-    }
-    stamps.set(request, { key, stamp })
-  })
-
-  app.addHook('onSend', async (request, reply, payload) => {
-    const pending = stamps.get(request)
-    if (pending === undefined || reply.statusCode !== 200 || typeof payload !== 'string') return payload
-    const type = reply.getHeader('content-type')
-    if (typeof type !== 'string') return payload
-    if (entries.size >= MAX_ENTRIES) entries.clear()
-    // Stamped with the counter read before rendering: a change made meanwhile makes it stale at once.
-    entries.set(pending.key, { stamp: pending.stamp, type, body: payload })
-    return payload
+    route.preHandler = append(route.preHandler, lookup as preHandlerAsyncHookHandler)
+    route.onSend = append(route.onSend, keep as onSendHookHandler)
   })
 }
 

@@ -97,18 +97,21 @@ async function errorsPlugin(app: FastifyInstance) {
 
   app.setErrorHandler(handleError)
 
-  // HTTP/1.1 requires Host (Node's own check is off: it would answer with an empty body).
-  app.addHook('onRequest', async (request) => {
-    const { httpVersionMajor, httpVersionMinor } = request.raw
-    if (request.headers.host === undefined && httpVersionMajor === 1 && httpVersionMinor >= 1) {
-      throw new ApiError('bad_request', [{ reason: 'The Host header is required' }])
+  app.addHook('onRequest', (request, _reply, done) => {
+    // HTTP/1.1 requires Host (Node's own check is off: it would answer with an empty body).
+    if (request.headers.host === undefined) {
+      const { httpVersionMajor, httpVersionMinor } = request.raw
+      if (httpVersionMajor === 1 && httpVersionMinor >= 1) {
+        return done(new ApiError('bad_request', [{ reason: 'The Host header is required' }]))
+      }
     }
-  })
-
-  // A NUL (`%00`) in the path names nothing that can exist, and PostgreSQL refuses it in text.
-  app.addHook('onRequest', async (request) => {
-    const path = request.url.split('?', 1)[0] ?? ''
-    if (path.includes('%') && /%00/i.test(path)) throw new ApiError('not_found', [{ reason: 'Not found' }])
+    // A NUL (`%00`) in the path names nothing that can exist, and PostgreSQL refuses it in text.
+    const url = request.url
+    if (url.includes('%')) {
+      const path = url.split('?', 1)[0] ?? ''
+      if (/%00/i.test(path)) return done(new ApiError('not_found', [{ reason: 'Not found' }]))
+    }
+    done()
   })
 
   app.setNotFoundHandler((request, reply) => {

@@ -27,10 +27,12 @@ const DOCS_CSP =
   "default-src 'self'; img-src 'self' data: https:; style-src 'self' 'unsafe-inline'; script-src 'self'"
 
 async function headersPlugin(app: FastifyInstance) {
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback hook, not an async one: no promise per request.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.headers(STATIC_HEADERS)
     reply.header('X-Request-Id', request.id)
     if (request.url.startsWith('/docs')) reply.header('Content-Security-Policy', DOCS_CSP)
+    done()
   })
 
   // CORS preflight for any path: browsers send it before a request with Authorization or X-Filter.

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { ApiError, badRequest } from '../common/errors.ts'
 
@@ -33,6 +33,10 @@ function lonelySurrogateAt(value: unknown, path: string): string | undefined {
   return undefined
 }
 
+/** Each JSON body as it was sent: the request journal keeps the text rather than serialising the value again. */
+const bodyTexts = new WeakMap<FastifyRequest, string>()
+export const jsonBodyText = (request: FastifyRequest): string | undefined => bodyTexts.get(request)
+
 /**
  * JSON is the only request body the API takes (routes that stream other media register their own
  * parser). An empty body is "no body", which routes without one accept and routes with one refuse
@@ -44,6 +48,7 @@ async function jsonBodyPlugin(app: FastifyInstance) {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string
     if (text.trim() === '') return done(null, undefined)
+    bodyTexts.set(request, text)
     if (NUL_ESCAPE.test(text)) return done(badRequest('Strings must not contain NUL characters'), undefined)
     if (!SURROGATE_ESCAPE.test(text)) return parseJson(request, text, done)
     parseJson(request, text, (error: Error | null, value?: unknown) => {

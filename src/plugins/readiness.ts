@@ -21,9 +21,9 @@ async function readinessPlugin(app: FastifyInstance, options: { ready: boolean }
     return { status: 'ready' }
   })
 
-  app.addHook('onRequest', async (request) => {
-    if (app.readiness.ready || request.url === '/healthz' || request.url === '/readyz') return
-    throw new ApiError('unavailable', [{ reason: 'The server is starting; try again shortly' }])
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (app.readiness.ready || request.url === '/healthz' || request.url === '/readyz') return done()
+    done(new ApiError('unavailable', [{ reason: 'The server is starting; try again shortly' }]))
   })
 }
 

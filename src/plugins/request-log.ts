@@ -23,8 +23,13 @@ function normalisePath(path: string): string {
     .replace(/\/{2,}/g, '/')
 }
 
+/** A path that may spell a secret-bearing segment some way: an escape, a backslash, or the word. */
+const MAY_HOLD_SECRET = new RegExp(`[%\\\\]|${SECRET_BEARING_SEGMENTS.join('|')}`, 'i')
+
 /** The path as logged: cut after a secret-bearing segment, or undefined when it carries none. */
 function redactedPath(path: string): string | undefined {
+  // Most paths hold none of what normalising looks at: they are logged as they are.
+  if (!MAY_HOLD_SECRET.test(path)) return undefined
   const normalised = normalisePath(path)
   for (const segment of SECRET_BEARING_SEGMENTS) {
     const at = normalised.indexOf(segment)

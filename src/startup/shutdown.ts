@@ -1,31 +1,41 @@
 import { EventEmitter, once } from 'node:events'
-import { readFileSync } from 'node:fs'
 import { setTimeout as sleep } from 'node:timers/promises'
 import closeWithGrace from 'close-with-grace'
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import pino from 'pino'
+import { npmScriptParent, type ScriptWatch, watchNpmScript } from './npm-script-watch.ts'
 
 /** In-flight requests get this long to finish once a stop is asked for; then the process exits anyway. */
 export const SHUTDOWN_GRACE_MS = 10_000
-const PARENT_POLL_MS = 250
 const LOG_FLUSH_MS = 1000
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const
 
 export interface StopOptions {
   graceMs?: number
   /**
-   * Exit when the process that started us goes away. On by default when an npm script (`npm
-   * start`, `npx cloudplane serve`) started this process directly: npm hands a SIGTERM to the
-   * `sh -c` running the script, and that shell dies without passing it on, which would leave this
-   * process running, re-parented, still holding the port. Off otherwise, so a server that a script
-   * starts in the background (`nohup cloudplane serve &`) outlives that script as intended.
+   * The watch on the npm script that started this process (see `watchStartingScript`), whose end
+   * or signal stops the server too. Started here by default; `null` watches nothing.
    */
-  watchParent?: boolean
+  npmScript?: ScriptWatch | null
 }
 
 /**
- * Stops the server cleanly on SIGTERM, SIGINT (or the parent's exit): stops accepting connections,
- * lets in-flight requests finish within the grace period, closes the database, logs each step.
- * A second signal exits at once.
+ * Watches the npm script that started this process, if one did, from before the server is up: a
+ * stop asked for while it starts (waiting for PostgreSQL, say) ends the start.
+ */
+export function watchStartingScript(): ScriptWatch | undefined {
+  const parent = npmScriptParent(process.env, process.ppid)
+  if (parent === undefined) return undefined
+  return watchNpmScript(parent, (reason) => {
+    process.stderr.write(`cloudplane: stopped while starting (${reason})\n`)
+    process.exit(1)
+  })
+}
+
+/**
+ * Stops the server cleanly on SIGTERM, SIGINT, or a stop handed to the npm script that started it:
+ * stops accepting connections, lets in-flight requests finish within the grace period, closes the
+ * database, logs each step. A second signal exits at once.
  */
 export function stopGracefully(
   app: FastifyInstance,
@@ -33,46 +43,47 @@ export function stopGracefully(
   options: StopOptions = {},
 ): void {
   const graceMs = options.graceMs ?? SHUTDOWN_GRACE_MS
-  let parentWatch: NodeJS.Timeout | undefined
+  let reason: string | undefined
+  let signalled = false
+  let watch: ScriptWatch | undefined
   const closer = closeWithGrace(
     {
       delay: graceMs,
       logger: { error: (message: unknown) => log.error(message) },
+      // SIGINT and SIGTERM are counted below, with the npm script's stop.
+      skip: [...STOP_SIGNALS],
       onTimeout: () =>
         log.error({ graceMs }, 'requests still running after the grace period; exiting anyway'),
       onSecondSignal: (signal) => log.warn({ signal }, 'second signal; exiting at once'),
     },
-    async ({ signal, err, manual }) => {
-      clearInterval(parentWatch)
+    async ({ signal, err }) => {
+      watch?.stop()
+      reason ??= signal ?? (err ? 'error' : 'exit')
       if (err) log.error({ err }, 'shutting down after an error')
-      else log.info({ signal: signal ?? (manual ? 'parent exited' : 'exit') }, 'shutting down')
+      else log.info({ reason }, 'shutting down')
       await app.close()
       log.info('stopped')
       await settleLog(log)
     },
   )
-  if (options.watchParent ?? startedByNpmScript()) {
-    const parent = process.ppid
-    parentWatch = setInterval(() => {
-      if (process.ppid !== parent) void closer.close()
-    }, PARENT_POLL_MS)
-    parentWatch.unref()
+  const stop = (why: string) => {
+    if (reason !== undefined) return
+    reason = why
+    void closer.close()
   }
-}
-
-/**
- * Whether the parent is the npm script itself: the `sh -c <script>` npm spawns, or npm when the
- * script `exec`s. Read from /proc (Linux, where CI runs); elsewhere this answers no.
- */
-function startedByNpmScript(): boolean {
-  const script = process.env.npm_lifecycle_script
-  if (!script) return false
-  try {
-    const parent = readFileSync(`/proc/${process.ppid}/cmdline`, 'utf8').split('\0')
-    return parent.includes(script) || /^npm\b/.test(parent[0] ?? '')
-  } catch {
-    return false
+  const onSignal = (signal: NodeJS.Signals) => {
+    // A terminal's Ctrl-C reaches both this process and npm's shell: when the shell's wake-up was
+    // seen first, this signal is the same request. Only a further one exits at once.
+    if (reason !== undefined && signalled) {
+      log.warn({ signal }, 'second signal; exiting at once')
+      process.exit(1)
+    }
+    signalled = true
+    stop(signal)
   }
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal)
+  watch = options.npmScript === undefined ? watchStartingScript() : (options.npmScript ?? undefined)
+  if (watch) watch.onStop = stop
 }
 
 /** pino's writer (sonic-boom): `_writing` is its only sign of a write still in flight. */

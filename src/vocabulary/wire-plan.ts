@@ -53,52 +53,66 @@ function merge(a: Plan | undefined, b: Plan | undefined): Plan | undefined {
   return a
 }
 
-/** A value from the domain's words to the wire's. */
-export function toWire(vocabulary: Vocabulary, plan: Plan, value: unknown): unknown {
+type ObjectPlan = Extract<Plan, { kind: 'object' }>
+
+/** One way of translating: a term's word, and an object's keys and values. */
+interface Direction {
+  word(vocabulary: Vocabulary, term: TermKind, value: string): string
+  object(vocabulary: Vocabulary, plan: ObjectPlan, value: Record<string, unknown>): Record<string, unknown>
+}
+
+/** Walks `value` along `plan` in `direction`; a value not of the plan's kind passes unchanged. */
+function translate(vocabulary: Vocabulary, direction: Direction, plan: Plan, value: unknown): unknown {
   switch (plan.kind) {
     case 'term':
-      return typeof value === 'string' ? vocabulary.toWire(plan.term, value) : value
+      return typeof value === 'string' ? direction.word(vocabulary, plan.term, value) : value
     case 'array':
-      return Array.isArray(value) ? value.map((v) => toWire(vocabulary, plan.items, v)) : value
-    case 'object': {
-      if (!isObject(value)) return value
-      const map = plan.keys ? vocabulary.keys(plan.keys) : undefined
-      const out: Record<string, unknown> = {}
-      for (const [key, v] of Object.entries(value)) {
-        const sub = plan.properties[key]
-        out[map?.rename[key] ?? key] = sub ? toWire(vocabulary, sub, v) : v
-      }
-      if (map === undefined) return out
-      for (const extra of map.extra ?? [])
-        if (!(extra.key in out)) out[extra.key] = structuredClone(extra.value)
-      return map.order ? ordered(out, map.order) : out
-    }
+      return Array.isArray(value) ? value.map((v) => translate(vocabulary, direction, plan.items, v)) : value
+    case 'object':
+      return isObject(value) ? direction.object(vocabulary, plan, value) : value
   }
 }
 
-/** A value a client sent, from the wire's words to the domain's (keys only the wire has are dropped). */
-export function fromWire(vocabulary: Vocabulary, plan: Plan, value: unknown): unknown {
-  switch (plan.kind) {
-    case 'term':
-      return typeof value === 'string' ? vocabulary.fromWire(plan.term, value) : value
-    case 'array':
-      return Array.isArray(value) ? value.map((v) => fromWire(vocabulary, plan.items, v)) : value
-    case 'object': {
-      if (!isObject(value)) return value
-      const map = plan.keys ? vocabulary.keys(plan.keys) : undefined
-      const internal = map ? invert(map.rename) : {}
-      const extras = new Set(map?.extra?.map((e) => e.key))
-      const out: Record<string, unknown> = {}
-      for (const [key, v] of Object.entries(value)) {
-        if (extras.has(key)) continue
-        const name = internal[key] ?? key
-        const sub = plan.properties[name]
-        out[name] = sub ? fromWire(vocabulary, sub, v) : v
-      }
-      return out
+const TO_WIRE: Direction = {
+  word: (vocabulary, term, value) => vocabulary.toWire(term, value),
+  object(vocabulary, plan, value) {
+    const map = plan.keys ? vocabulary.keys(plan.keys) : undefined
+    const out: Record<string, unknown> = {}
+    for (const [key, v] of Object.entries(value)) {
+      const sub = plan.properties[key]
+      out[map?.rename[key] ?? key] = sub ? translate(vocabulary, TO_WIRE, sub, v) : v
     }
-  }
+    if (map === undefined) return out
+    for (const extra of map.extra ?? [])
+      if (!(extra.key in out)) out[extra.key] = structuredClone(extra.value)
+    return map.order ? ordered(out, map.order) : out
+  },
 }
+
+const FROM_WIRE: Direction = {
+  word: (vocabulary, term, value) => vocabulary.fromWire(term, value),
+  object(vocabulary, plan, value) {
+    const map = plan.keys ? vocabulary.keys(plan.keys) : undefined
+    const internal = map ? invert(map.rename) : {}
+    const extras = new Set(map?.extra?.map((e) => e.key))
+    const out: Record<string, unknown> = {}
+    for (const [key, v] of Object.entries(value)) {
+      if (extras.has(key)) continue
+      const name = internal[key] ?? key
+      const sub = plan.properties[name]
+      out[name] = sub ? translate(vocabulary, FROM_WIRE, sub, v) : v
+    }
+    return out
+  },
+}
+
+/** A value from the domain's words to the wire's. */
+export const toWire = (vocabulary: Vocabulary, plan: Plan, value: unknown): unknown =>
+  translate(vocabulary, TO_WIRE, plan, value)
+
+/** A value a client sent, from the wire's words to the domain's (keys only the wire has are dropped). */
+export const fromWire = (vocabulary: Vocabulary, plan: Plan, value: unknown): unknown =>
+  translate(vocabulary, FROM_WIRE, plan, value)
 
 const invert = (rename: Readonly<Record<string, string>>): Record<string, string> =>
   Object.fromEntries(Object.entries(rename).map(([a, b]) => [b, a]))

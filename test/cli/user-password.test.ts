@@ -5,8 +5,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { fileURLToPath } from 'node:url'
-import { createTestDatabase, type TestDatabase, testDialect, testPostgresUrl } from '../helpers/dialects.ts'
-import { postgresUrlForSchema, type ServerProcess, startServerProcess } from '../helpers/processes.ts'
+import {
+  type ProcessDatabase,
+  processDatabase,
+  type ServerProcess,
+  startServerProcess,
+} from '../helpers/processes.ts'
 
 const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url))
 
@@ -26,7 +30,7 @@ async function signIn(baseUrl: string, username: string, password: string): Prom
 
 describe('cloudplane user password and account create --password-file', () => {
   let dir: string
-  let database: TestDatabase | undefined
+  let database: ProcessDatabase | undefined
   let env: Record<string, string | undefined>
   let server: ServerProcess
 
@@ -40,12 +44,8 @@ describe('cloudplane user password and account create --password-file', () => {
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'cloudplane-password-'))
     const { DATA_DIR: _d, DATABASE_URL: _u, PORT: _p, ...rest } = process.env
-    env = { ...rest, LOG_LEVEL: 'warn', DATA_DIR: dir }
-    if (testDialect() === 'postgres') {
-      database = await createTestDatabase()
-      await database.db.destroy()
-      env.DATABASE_URL = postgresUrlForSchema(testPostgresUrl(), database.schema as string)
-    }
+    database = await processDatabase(dir)
+    env = { ...rest, LOG_LEVEL: 'warn', DATA_DIR: dir, DATABASE_URL: database.url }
     server = await startServerProcess(env as Record<string, string>)
   })
   after(async () => {

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import fc from 'fast-check'
-import { type Kysely, sql } from 'kysely'
+import type { Kysely } from 'kysely'
 import { ApiError } from '../../src/common/errors.ts'
+import { orderSql } from '../../src/common/pagination.ts'
 import {
   compileFilter,
   type FilterSpec,
@@ -168,7 +169,7 @@ describe('X-Filter compiler', () => {
     let query = db.selectFrom('items').select('items.id')
     if (compiled.where) query = query.where(compiled.where)
     if (compiled.order) {
-      query = query.orderBy(sql`${compiled.order.expression} ${sql.raw(compiled.order.direction)}`)
+      query = query.orderBy(orderSql(compiled.order))
     }
     const rows = await query.orderBy('items.id').execute()
     return rows.map((r: { id: number }) => r.id)

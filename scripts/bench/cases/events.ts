@@ -3,10 +3,12 @@ import { type CaseResult, growth, measure, type RunningServer } from '../harness
 import { seedEvents, settle } from '../seed.ts'
 
 /**
- * One account's event list as that account's events grow: a page of 100 in the default order,
- * and with an `action` filter, at 1,000 events and at 1,000,000 events in the same account.
- * Each page walks an index in its order and stops; `results` is a count over one index, the part
- * that still grows with the account (see the report in the run's output).
+ * One account's event list as that account's events grow: a page of 100 in the default order, with
+ * the filters clients send (one action, the unread ones, one kind of entity, one entity) and
+ * ordered by a nullable field, at 1,000 events and at 1,000,000 events in the same account. Each
+ * page walks an index in its order and stops; `results` comes from the tallies or from an index
+ * of the filter (docs/decisions.md#event-counts). The growth goal compares each page's ratio to
+ * its own ceiling at both sizes.
  */
 export async function eventPageCases(
   server: RunningServer,
@@ -26,6 +28,15 @@ export async function eventPageCases(
   const pages = {
     'default order': {},
     'action filter': { action: 'vpc_create' },
+    unread: { read: false },
+    'entity.type filter': { 'entity.type': 'vpc' },
+    'one entity, by created': {
+      'entity.type': 'vpc',
+      'entity.id': 7,
+      '+order_by': 'created',
+      '+order': 'desc',
+    },
+    'ordered by entity.type': { '+order_by': 'entity.type', '+order': 'desc' },
   }
   const request = (filter: object) => ({
     method: 'GET' as const,

@@ -1,4 +1,8 @@
-import pg from 'pg'
+import type pg from 'pg'
+import { lazyModule } from '../../startup/lazy-module.ts'
+
+/** The driver, loaded by the first PostgreSQL pool: a server on SQLite never loads it. */
+const loadPg = lazyModule<typeof pg>('pg')
 
 /**
  * Type parsing set once for the pool, so PostgreSQL returns what SQLite returns: numbers for
@@ -15,7 +19,7 @@ const types = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
     if (oid === INT8 || oid === NUMERIC) return (value: string) => Number(value)
     if (oid === TIMESTAMP || oid === TIMESTAMPTZ) return parseTimestamp
-    return pg.types.getTypeParser(oid, format)
+    return loadPg().types.getTypeParser(oid, format)
   },
 }
 
@@ -27,7 +31,7 @@ export interface PostgresOptions {
 }
 
 export function createPostgresPool(options: PostgresOptions): pg.Pool {
-  const pool = new pg.Pool({
+  const pool = new (loadPg().Pool)({
     connectionString: options.connectionString,
     max: options.max ?? 10,
     types,

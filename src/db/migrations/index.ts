@@ -13,6 +13,8 @@ import * as accountScriptsLoadbalancers from './2026_11_23_0501_account_scripts_
 import * as volumesDomains from './2026_11_23_0601_volumes_domains.ts'
 import * as abuseLimits from './2026_11_23_0701_abuse_limits.ts'
 import * as journalFaults from './2026_11_23_0701_journal_faults.ts'
+import * as eventTallies from './2026_11_23_0801_event_tallies.ts'
+import * as journalOutcome from './2026_11_23_0804_journal_outcome.ts'
 
 /**
  * Every migration, in order. A static list rather than a folder scan, so the set is explicit and
@@ -33,4 +35,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0601_volumes_domains': volumesDomains,
   '2026_11_23_0701_abuse_limits': abuseLimits,
   '2026_11_23_0701_journal_faults': journalFaults,
+  '2026_11_23_0801_event_tallies': eventTallies,
+  '2026_11_23_0804_journal_outcome': journalOutcome,
 }

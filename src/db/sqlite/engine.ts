@@ -33,6 +33,7 @@ export class SqliteEngine {
   /** COMMITs issued so far: with group commit, fewer than the transactions committed. */
   commits = 0
   #counter: StatementSync | undefined
+  #counters: StatementSync | undefined
 
   constructor(db: DatabaseSync) {
     this.#db = db
@@ -113,6 +114,19 @@ export class SqliteEngine {
     }
     const row = this.#counter.get(name) as unknown as [number] | undefined
     return row?.[0]
+  }
+
+  /** Every change counter by name, in one read (one statement costs about as much as one row). */
+  changeCounters(): Map<string, number> {
+    if (this.#counters === undefined) {
+      this.#counters = this.#db.prepare('select name, value from change_counters')
+      this.#counters.setReturnArrays(true)
+    }
+    const values = new Map<string, number>()
+    for (const [name, value] of this.#counters.all() as unknown as Array<[string, number]>) {
+      values.set(name, value)
+    }
+    return values
   }
 
   close(): void {

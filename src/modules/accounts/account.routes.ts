@@ -1,11 +1,10 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { categoryAuth, route } from '../../common/route-schemas.ts'
+import { categoryAuth } from '../../common/route-schemas.ts'
+import { routeModule } from '../../common/route-table.ts'
 import { contextOf } from '../../plugins/request-context.ts'
 import { AccountSchema, TransferSchema, UpdateAccountBodySchema } from './account.schemas.ts'
 import * as account from './account.service.ts'
 import type { TransferQuotas } from './transfer-quotas.ts'
 
-const tags = ['Account']
 const { read, write } = categoryAuth('account')
 
 export interface AccountRoutesOptions {
@@ -13,43 +12,32 @@ export interface AccountRoutesOptions {
   transfer: TransferQuotas
 }
 
-export const accountRoutes: FastifyPluginAsyncTypebox<AccountRoutesOptions> = async (app, options) => {
-  app.get(
-    '/account',
-    route(
-      read,
-      { operationId: 'getAccount', summary: "View the account's contact and billing information", tags },
-      AccountSchema,
-    ),
-    async (request) => account.getAccount(contextOf(request)),
-  )
+export const accountRoutes = routeModule(
+  { tags: ['Account'], context: contextOf },
+  (api, _app, options: AccountRoutesOptions) => {
+    api.get('/account', {
+      auth: read,
+      operationId: 'getAccount',
+      summary: "View the account's contact and billing information",
+      response: AccountSchema,
+      handler: (ctx) => account.getAccount(ctx),
+    })
 
-  app.put(
-    '/account',
-    route(
-      write,
-      {
-        operationId: 'updateAccount',
-        summary: "Change the account's contact information",
-        tags,
-        body: UpdateAccountBodySchema,
-      },
-      AccountSchema,
-    ),
-    async (request) => account.updateAccount(contextOf(request), request.body),
-  )
+    api.put('/account', {
+      auth: write,
+      operationId: 'updateAccount',
+      summary: "Change the account's contact information",
+      body: UpdateAccountBodySchema,
+      response: AccountSchema,
+      handler: (ctx, request) => account.updateAccount(ctx, request.body),
+    })
 
-  app.get(
-    '/account/transfer',
-    route(
-      read,
-      {
-        operationId: 'getAccountTransfer',
-        summary: "View the month's network transfer pool and its use",
-        tags,
-      },
-      TransferSchema,
-    ),
-    async (request) => account.getTransfer(contextOf(request), options.transfer),
-  )
-}
+    api.get('/account/transfer', {
+      auth: read,
+      operationId: 'getAccountTransfer',
+      summary: "View the month's network transfer pool and its use",
+      response: TransferSchema,
+      handler: (ctx) => account.getTransfer(ctx, options.transfer),
+    })
+  },
+)

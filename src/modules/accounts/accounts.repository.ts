@@ -1,14 +1,12 @@
 import type { Db } from '../../db/connect.ts'
 import { forUpdate } from '../../db/dialects/dialect.ts'
-import type { AccountRow, AccountRowUpdate } from './accounts.table.ts'
+import { findRow, insertRow, updateRow } from '../../db/rows.ts'
+import type { AccountRowUpdate } from './accounts.table.ts'
 
-export async function insertAccount(db: Db, account: { uuid: string; created: string }): Promise<AccountRow> {
-  return db.insertInto('accounts').values(account).returningAll().executeTakeFirstOrThrow()
-}
+export const insertAccount = (db: Db, account: { uuid: string; created: string }) =>
+  insertRow(db, 'accounts', account)
 
-export async function findAccount(db: Db, id: number): Promise<AccountRow | undefined> {
-  return db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst()
-}
+export const findAccount = (db: Db, id: number) => findRow(db, 'accounts', { id })
 
 /**
  * Serializes writes that check an account-wide invariant (quotas, "keep one unrestricted user"):
@@ -19,6 +17,5 @@ export async function lockAccount(db: Db, accountId: number): Promise<void> {
 }
 
 /** Changes the account's contact fields. */
-export async function updateAccount(db: Db, id: number, values: AccountRowUpdate): Promise<AccountRow> {
-  return db.updateTable('accounts').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow()
-}
+export const updateAccount = (db: Db, id: number, values: AccountRowUpdate) =>
+  updateRow(db, 'accounts', { id }, values)

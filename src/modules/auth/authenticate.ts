@@ -34,13 +34,14 @@ export async function authenticate(
   authorization: string | undefined,
   now: string,
   cache?: TokenCache,
+  counters?: Promise<ReadonlyMap<string, number>>,
 ): Promise<Actor | null> {
   if (authorization === undefined) return null
   const secret = BEARER.exec(authorization)?.[1]
   if (secret === undefined || !TOKEN_PATTERN.test(secret)) throw invalidToken()
   const hash = hashTokenSecret(secret)
   const found = cache
-    ? await cache.lookup(hash, (h) => findTokenWithUser(db, h))
+    ? await cache.lookup(hash, (h) => findTokenWithUser(db, h), counters)
     : await findTokenWithUser(db, hash)
   if (found === undefined || !sameDigest(found.token.token_hash, hash)) throw invalidToken()
   if (found.token.expiry !== null && found.token.expiry <= now) throw invalidToken()

@@ -29,8 +29,19 @@ export class TokenCache {
     this.#db = db
   }
 
-  async lookup(hash: string, load: (hash: string) => Promise<TokenWithUser | undefined>) {
-    const stamp = await changeCounterNow(this.#db, CREDENTIALS_COUNTER)
+  /**
+   * `counters`: the request's change counters (plugins/db.ts), read after it started; without
+   * them the counter is read here.
+   */
+  async lookup(
+    hash: string,
+    load: (hash: string) => Promise<TokenWithUser | undefined>,
+    counters?: Promise<ReadonlyMap<string, number>>,
+  ) {
+    const stamp =
+      counters === undefined
+        ? await changeCounterNow(this.#db, CREDENTIALS_COUNTER)
+        : (await counters).get(CREDENTIALS_COUNTER)
     if (stamp === undefined) return load(hash)
     const entry = this.#entries.get(hash)
     if (entry !== undefined && entry.stamp === stamp) return entry.found

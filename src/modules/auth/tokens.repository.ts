@@ -1,5 +1,6 @@
 import type { Db } from '../../db/connect.ts'
 import { defineShaped, runPrepared, slot } from '../../db/prepared.ts'
+import { findValue, insertRow, upsertRow } from '../../db/rows.ts'
 import type { UserRow } from '../users/users.table.ts'
 import type { TokenRow } from './tokens.table.ts'
 
@@ -86,24 +87,11 @@ const tokenValues = (token: NewToken) => ({
   expiry: token.expiry,
 })
 
-export async function insertToken(db: Db, token: NewToken): Promise<TokenRow> {
-  return db.insertInto('tokens').values(tokenValues(token)).returningAll().executeTakeFirstOrThrow()
-}
+export const insertToken = (db: Db, token: NewToken) => insertRow(db, 'tokens', tokenValues(token))
 
 /** Inserts a token unless one with the same hash exists (several processes seeding one bootstrap token). */
-export async function insertTokenIfAbsent(db: Db, token: NewToken): Promise<void> {
-  await db
-    .insertInto('tokens')
-    .values(tokenValues(token))
-    .onConflict((oc) => oc.column('token_hash').doNothing())
-    .execute()
-}
+export const insertTokenIfAbsent = (db: Db, token: NewToken) =>
+  upsertRow(db, 'tokens', tokenValues(token), ['token_hash'], 'keep')
 
-export async function findTokenIdByHash(db: Db, tokenHash: string): Promise<number | undefined> {
-  const row = await db
-    .selectFrom('tokens')
-    .select('id')
-    .where('token_hash', '=', tokenHash)
-    .executeTakeFirst()
-  return row?.id
-}
+export const findTokenIdByHash = (db: Db, tokenHash: string) =>
+  findValue(db, 'tokens', 'id', { token_hash: tokenHash })

@@ -1,4 +1,5 @@
 import type { EventParts } from '../events/event-builder.ts'
+import { aboutGrantedEntity, grantedEntity } from '../grants/granted-entity.ts'
 
 /**
  * Event parts of the compute slice (docs/service-facts.md#events): the instance is always the
@@ -8,12 +9,8 @@ import type { EventParts } from '../events/event-builder.ts'
 type InstanceRef = { id: number; label: string }
 type SecondaryEntity = NonNullable<EventParts['secondary']>
 
-export const instanceEntity = (instance: InstanceRef): NonNullable<EventParts['entity']> => ({
-  type: 'compute',
-  id: instance.id,
-  label: instance.label,
-  url: `/v4/compute/instances/${instance.id}`,
-})
+export const instanceEntity = (instance: InstanceRef) =>
+  grantedEntity('compute', '/v4/compute/instances', instance)
 
 export const configEntity = (instanceId: number, config: { id: number; label: string }): SecondaryEntity => ({
   type: 'compute_config',
@@ -39,9 +36,8 @@ export const imageEntity = (image: { id: string; label: string }): SecondaryEnti
 
 /** The parts of an event about `instance`, visible to those granted the instance. */
 export const onInstance = (instance: InstanceRef, secondary: SecondaryEntity | null = null): EventParts => ({
-  entity: instanceEntity(instance),
+  ...aboutGrantedEntity(instanceEntity(instance)),
   secondary,
-  grant: { type: 'compute', id: instance.id },
 })
 
 /** A change of one of the instance's config profiles: a notification about the instance. */

@@ -1,9 +1,9 @@
 import type { Selectable } from 'kysely'
-import { type PageRequest, paginateQuery } from '../../common/pagination.ts'
+import type { PageRequest } from '../../common/pagination.ts'
 import type { PageResult } from '../../common/schemas.ts'
 import type { Db } from '../../db/connect.ts'
 import type { Database } from '../../db/database.ts'
-import type { ListCriteria } from '../../db/list-criteria.ts'
+import { type ListCriteria, pageByCriteria } from '../../db/list-criteria.ts'
 
 /** The tables whose rows belong to one instance (by `instance_id`) and have their own `id`. */
 type InstanceChildTable = 'compute_configs' | 'compute_disks'
@@ -27,13 +27,7 @@ export async function pageOfInstance<T extends InstanceChildTable>(
   page: PageRequest,
   criteria: ListCriteria,
 ): Promise<PageResult<ChildRow<T>>> {
-  const query = ofInstance(db, table, instanceId)
-  const rows = await paginateQuery(
-    db,
-    criteria.where ? query.where(criteria.where) : query,
-    criteria.order,
-    page,
-  )
+  const rows = await pageByCriteria(db, ofInstance(db, table, instanceId), criteria, page)
   return rows as unknown as PageResult<ChildRow<T>>
 }
 

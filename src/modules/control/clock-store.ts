@@ -55,14 +55,16 @@ export class ClockSync {
    * One sync at a time, in the order asked: a read that started before a move must not land
    * after the read that saw it (the clock would jump back).
    */
-  sync(): Promise<void> {
-    const next = this.#chain.then(() => this.#syncOnce())
+  sync(counters?: Promise<ReadonlyMap<string, number>>): Promise<void> {
+    const next = this.#chain.then(() => this.#syncOnce(counters))
     this.#chain = next.catch(() => {})
     return next
   }
 
-  async #syncOnce(): Promise<void> {
-    const stamp = changeCounter(this.#db, CLOCK_COUNTER)
+  /** `counters`: a request's change counters (plugins/db.ts), read after it started. */
+  async #syncOnce(counters?: Promise<ReadonlyMap<string, number>>): Promise<void> {
+    const stamp =
+      counters === undefined ? changeCounter(this.#db, CLOCK_COUNTER) : (await counters).get(CLOCK_COUNTER)
     if (stamp !== undefined && stamp === this.#seen) return
     const stored = await readStoredClock(this.#db)
     this.#seen = stamp

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { ApiError, badRequest } from '../../common/errors.ts'
+import { countersOf } from '../../plugins/db.ts'
 import { ADMIN_KEY_HEADER, isAdminKey } from './admin-key.ts'
 import * as clockService from './clock.service.ts'
 import { ClockSync } from './clock-store.ts'
@@ -238,7 +239,7 @@ export async function installClockSync(app: FastifyInstance): Promise<void> {
   const sync = clockSyncOf(app)
   app.addHook('onRequest', async (request) => {
     if (!app.readiness.ready || request.url === '/healthz' || request.url === '/readyz') return
-    await sync.sync()
+    await sync.sync(countersOf(request))
   })
   const timer = setInterval(() => {
     if (app.readiness.ready) sync.sync().catch((err) => app.log.warn({ err }, 'clock sync failed'))

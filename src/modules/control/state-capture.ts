@@ -102,10 +102,11 @@ async function readSequences(
 export async function restoreState(
   trx: Db,
   state: StateData,
-  options: { accountId?: number } = {},
+  options: { accountId?: number; schema?: StateSchema } = {},
 ): Promise<void> {
   const any = trx as unknown as AnyDb
-  const schema = await stateSchema(trx)
+  // The caller's, read on its database handle: a transaction is a new handle, whose cache is empty.
+  const schema = options.schema ?? (await stateSchema(trx))
   const engine = dialectOf(trx)
   const accountId = options.accountId ?? state.accountId
   if (accountId !== undefined) {
@@ -125,12 +126,13 @@ export async function restoreState(
     ]
     await sql.raw(statements.join(';\n')).execute(any)
   } else {
-    for (const table of [...schema.tables].reverse()) await emptySqliteTable(any, table)
+    await emptySqliteTables(any, schema)
   }
 
   for (const table of schema.tables) {
     const rows = state.tables[table.name]
     if (rows === undefined || rows.length === 0) continue
+    if (engine === 'sqlite' && (await insertSqliteRows(any, table, rows))) continue
     await insertRows(any, table, rows, engine)
   }
 
@@ -152,16 +154,60 @@ export async function restoreState(
 /** Tables at least this large are dropped and re-created rather than deleted row by row. */
 const RECREATE_FROM_ROWS = 1000
 
-async function emptySqliteTable(db: AnyDb, table: StateTable): Promise<void> {
-  if (table.recreate !== undefined) {
-    const count = await sql<{ n: number }>`select count(*) as n from ${sql.table(table.name)}`.execute(db)
-    if (Number(count.rows[0]?.n) >= RECREATE_FROM_ROWS) {
+/**
+ * Empties every state table, children first. One statement sizes them all (each count stops at
+ * RECREATE_FROM_ROWS), so a table that is already empty costs nothing, a small one is one DELETE
+ * and a large one is re-created; nothing is done row by row from here.
+ */
+async function emptySqliteTables(db: AnyDb, schema: StateSchema): Promise<void> {
+  const sizes = await sql<{ name: string; n: number }>`${sql.join(
+    schema.tables.map(
+      (t) =>
+        sql`select ${t.name} as name, (select count(*) from (select 1 from ${sql.table(t.name)} limit ${RECREATE_FROM_ROWS})) as n`,
+    ),
+    sql` union all `,
+  )}`.execute(db)
+  const rowsIn = new Map(sizes.rows.map((r) => [r.name, Number(r.n)]))
+  for (const table of [...schema.tables].reverse()) {
+    const rows = rowsIn.get(table.name) ?? 0
+    if (rows === 0) continue
+    if (table.recreate !== undefined && rows >= RECREATE_FROM_ROWS) {
       await sql`drop table ${sql.table(table.name)}`.execute(db)
       for (const statement of table.recreate) await sql.raw(statement).execute(db)
-      return
+    } else {
+      await sql`delete from ${sql.table(table.name)}`.execute(db)
     }
   }
-  await sql`delete from ${sql.table(table.name)}`.execute(db)
+}
+
+type Scalar = string | number | null
+
+/**
+ * SQLite: a table's rows in one statement, as one JSON parameter read back by `json_each`: no
+ * statement with thousands of placeholders to build, parse and bind. False (and nothing done)
+ * when a value is not a plain scalar; the general path then takes the table.
+ */
+async function insertSqliteRows(
+  db: AnyDb,
+  table: StateTable,
+  rows: Array<Record<string, unknown>>,
+): Promise<boolean> {
+  const columns = Object.keys(rows[0] as object)
+  const values: Scalar[][] = []
+  for (const row of rows) {
+    const out: Scalar[] = []
+    for (const column of columns) {
+      const value = row[column] ?? null
+      if (typeof value === 'boolean') out.push(value ? 1 : 0)
+      else if (value === null || typeof value === 'string' || typeof value === 'number') out.push(value)
+      else return false
+    }
+    values.push(out)
+  }
+  await sql`insert into ${sql.table(table.name)} (${sql.join(columns.map((c) => sql.ref(c)))})
+    select ${sql.join(columns.map((_, i) => sql`value ->> ${sql.lit(i)}`))}
+    from json_each(${JSON.stringify(values)}) order by key`.execute(db)
+  return true
 }
 
 async function insertRows(

@@ -43,7 +43,7 @@ const EXCLUDED = new Set([
   'kysely_migration_lock',
   'sqlite_sequence',
   // Derived from `events` by triggers; rebuilt after a restore.
-  'event_counts',
+  'event_tallies',
 ])
 
 interface ForeignKey {

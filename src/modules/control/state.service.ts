@@ -9,6 +9,7 @@ import type { ControlContext } from './control-context.ts'
 import * as snapshots from './snapshots.repository.ts'
 import { captureState, restoreState, type StateData } from './state-capture.ts'
 import { decodeState, encodeState } from './state-encoding.ts'
+import { stateSchema } from './state-schema.ts'
 
 const SERVER_BASELINE = 'baseline:server'
 const accountBaseline = (accountId: number) => `baseline:account:${accountId}`
@@ -76,7 +77,10 @@ async function replaceState(ctx: ControlContext, state: StateData, accountId?: n
   for (const [key, data] of Object.entries(state.blobs ?? {})) {
     await ctx.blobs.put(key, Readable.from([Buffer.from(data, 'base64')]))
   }
-  await inTransaction(ctx.db, (trx) => restoreState(trx, state, accountId === undefined ? {} : { accountId }))
+  const schema = await stateSchema(ctx.db)
+  await inTransaction(ctx.db, (trx) =>
+    restoreState(trx, state, accountId === undefined ? { schema } : { accountId, schema }),
+  )
   await dropUnreferencedBlobs(ctx, before, accountId)
 }
 

@@ -1,4 +1,3 @@
-import { generate } from 'otplib'
 import type { Clock } from '../../common/time.ts'
 import type { Db } from '../../db/connect.ts'
 import type { SecretBox } from '../profile/secrets/secret-box.ts'
@@ -10,6 +9,7 @@ import { findTfaRow } from './control.repository.ts'
  * good once per 30-second step: a test that needs a second one advances the clock 30 s.
  */
 export async function currentTfaCodes(db: Db, box: SecretBox, clock: Clock, userId: number) {
+  const { generate } = await import('otplib')
   const row = await findTfaRow(db, userId)
   const context = `tfa:${userId}`
   const epoch = Math.floor(clock.now().getTime() / 1000)

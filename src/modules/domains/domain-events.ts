@@ -1,15 +1,12 @@
 import { buildEvent, type EventSource } from '../events/event-builder.ts'
+import { aboutGrantedEntity, grantedEntity } from '../grants/granted-entity.ts'
 import type { DomainRow } from './domains.table.ts'
 
 type DomainRef = Pick<DomainRow, 'id' | 'domain'>
 type RecordRef = { id: number; name: string }
 
-export const domainEntity = (domain: DomainRef) => ({
-  type: 'domain',
-  id: domain.id,
-  label: domain.domain,
-  url: `/v4/domains/${domain.id}`,
-})
+export const domainEntity = (domain: DomainRef) =>
+  grantedEntity('domain', '/v4/domains', { id: domain.id, label: domain.domain })
 
 /**
  * `domain_*` events name the domain; `domain_record_*` events name it too, with the record as
@@ -21,12 +18,7 @@ export function domainEvent(
   domain: DomainRef,
   created: string,
 ) {
-  return buildEvent(
-    source,
-    action,
-    { entity: domainEntity(domain), grant: { type: 'domain', id: domain.id } },
-    created,
-  )
+  return buildEvent(source, action, aboutGrantedEntity(domainEntity(domain)), created)
 }
 
 export function domainRecordEvent(
@@ -40,14 +32,13 @@ export function domainRecordEvent(
     source,
     action,
     {
-      entity: domainEntity(domain),
+      ...aboutGrantedEntity(domainEntity(domain)),
       secondary: {
         type: 'domain_record',
         id: record.id,
         label: record.name,
         url: `/v4/domains/${domain.id}/records/${record.id}`,
       },
-      grant: { type: 'domain', id: domain.id },
     },
     created,
   )

@@ -1,84 +1,59 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { parseId } from '../../common/ids.ts'
-import { categoryAuth, listInput, listRoute, route } from '../../common/route-schemas.ts'
-import { EmptyObjectSchema } from '../../common/schemas.ts'
+import { categoryAuth } from '../../common/route-schemas.ts'
+import { routeModule } from '../../common/route-table.ts'
 import { contextOf } from '../../plugins/request-context.ts'
 import {
   CreateDomainBodySchema,
   DomainPageSchema,
-  DomainParamsSchema,
+  DomainParams,
   DomainSchema,
   UpdateDomainBodySchema,
 } from './domains.schemas.ts'
 import * as domains from './domains.service.ts'
 
-const tags = ['Domains']
 const { read, write } = categoryAuth('domains')
-const ids = (params: { domainId: string }) => ({ domainId: parseId(params.domainId) })
 
-export const domainsRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get(
-    '/domains',
-    listRoute(read, { operationId: 'getDomains', summary: 'List domains', tags }, DomainPageSchema),
-    async (request) => domains.listDomains(contextOf(request), listInput(request)),
-  )
+export const domainsRoutes = routeModule({ tags: ['Domains'], context: contextOf }, (api) => {
+  api.getList('/domains', {
+    auth: read,
+    operationId: 'getDomains',
+    summary: 'List domains',
+    response: DomainPageSchema,
+    handler: (ctx, request) => domains.listDomains(ctx, request.list),
+  })
 
-  app.get(
-    '/domains/:domainId',
-    route(
-      read,
-      { operationId: 'getDomain', summary: 'View a domain', tags, params: DomainParamsSchema },
-      DomainSchema,
-    ),
-    async (request) => domains.getDomain(contextOf(request), ids(request.params)),
-  )
+  api.get('/domains/:domainId', {
+    auth: read,
+    operationId: 'getDomain',
+    summary: 'View a domain',
+    params: DomainParams,
+    response: DomainSchema,
+    handler: (ctx, request) => domains.getDomain(ctx, request.ids),
+  })
 
-  app.post(
-    '/domains',
-    route(
-      write,
-      {
-        operationId: 'createDomain',
-        summary: 'Create a primary (master) or secondary (slave) domain',
-        tags,
-        body: CreateDomainBodySchema,
-      },
-      DomainSchema,
-    ),
-    async (request) => domains.createDomain(contextOf(request), request.body),
-  )
+  api.post('/domains', {
+    auth: write,
+    operationId: 'createDomain',
+    summary: 'Create a primary (master) or secondary (slave) domain',
+    body: CreateDomainBodySchema,
+    response: DomainSchema,
+    handler: (ctx, request) => domains.createDomain(ctx, request.body),
+  })
 
-  app.put(
-    '/domains/:domainId',
-    route(
-      write,
-      {
-        operationId: 'updateDomain',
-        summary: 'Change a domain',
-        tags,
-        params: DomainParamsSchema,
-        body: UpdateDomainBodySchema,
-      },
-      DomainSchema,
-    ),
-    async (request) => domains.updateDomain(contextOf(request), ids(request.params), request.body),
-  )
+  api.put('/domains/:domainId', {
+    auth: write,
+    operationId: 'updateDomain',
+    summary: 'Change a domain',
+    params: DomainParams,
+    body: UpdateDomainBodySchema,
+    response: DomainSchema,
+    handler: (ctx, request) => domains.updateDomain(ctx, request.ids, request.body),
+  })
 
-  app.delete(
-    '/domains/:domainId',
-    route(
-      write,
-      {
-        operationId: 'deleteDomain',
-        summary: 'Delete a domain and its records',
-        tags,
-        params: DomainParamsSchema,
-      },
-      EmptyObjectSchema,
-    ),
-    async (request) => {
-      await domains.deleteDomain(contextOf(request), ids(request.params))
-      return {}
-    },
-  )
-}
+  api.delete('/domains/:domainId', {
+    auth: write,
+    operationId: 'deleteDomain',
+    summary: 'Delete a domain and its records',
+    params: DomainParams,
+    handler: (ctx, request) => domains.deleteDomain(ctx, request.ids),
+  })
+})

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox'
-import { IdParamSchema, Page, TimestampSchema } from '../../common/schemas.ts'
+import { idParams } from '../../common/id-params.ts'
+import { Page, TimestampSchema } from '../../common/schemas.ts'
 
 const DomainTypeSchema = Type.Union([Type.Literal('master'), Type.Literal('slave')])
 const DomainStatusSchema = Type.Union([
@@ -71,4 +72,4 @@ export type CreateDomainBody = Static<typeof CreateDomainBodySchema>
 export const UpdateDomainBodySchema = Type.Partial(Type.Object({ ...changeable, type: DomainTypeSchema }))
 export type UpdateDomainBody = Static<typeof UpdateDomainBodySchema>
 
-export const DomainParamsSchema = Type.Object({ domainId: IdParamSchema })
+export const DomainParams = idParams('domainId')

@@ -1,15 +1,11 @@
 import { inContextTransaction, type RequestContext } from '../../common/context.ts'
-import { badRequest, ErrorCollector, notFound } from '../../common/errors.ts'
+import { badRequest, ErrorCollector } from '../../common/errors.ts'
 import { type ListQuery, mapPage } from '../../common/pagination.ts'
 import type { PageResult } from '../../common/schemas.ts'
 import { nowTimestamp } from '../../common/time.ts'
 import { recordEvents } from '../events/events.service.ts'
-import {
-  assertEntityGrant,
-  assertGlobalGrant,
-  grantedListScope,
-  grantToCreator,
-} from '../grants/authorize.ts'
+import { assertGlobalGrant, grantedListScope, grantToCreator } from '../grants/authorize.ts'
+import { accessAccountEntity } from '../grants/entity-access.ts'
 import type { Permission } from '../grants/grant-types.ts'
 import { deleteEntityGrants } from '../grants/grants.service.ts'
 import { writeUnique } from '../vpcs/unique-write.ts'
@@ -56,12 +52,9 @@ export async function accessDomain(
   { domainId }: DomainIds,
   permission: Permission,
 ): Promise<DomainRow> {
-  const row = await repo.findAccountDomain(ctx.db, ctx.actor.accountId, domainId, {
-    lock: permission === 'read_write',
-  })
-  if (row === undefined) throw notFound()
-  await assertEntityGrant(ctx.db, ctx.actor, 'domain', row.id, permission)
-  return row
+  return accessAccountEntity(ctx, 'domain', permission, (options) =>
+    repo.findAccountDomain(ctx.db, ctx.actor.accountId, domainId, options),
+  )
 }
 
 interface Zone {

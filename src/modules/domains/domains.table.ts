@@ -1,11 +1,10 @@
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely'
+import type { Insertable, Selectable, Updateable } from 'kysely'
+import type { AccountOwned, Tagged, Timestamps } from '../../db/columns.ts'
 
 export type DomainType = 'master' | 'slave'
 export type DomainStatus = 'active' | 'disabled' | 'edit_mode'
 
-export interface DomainTable {
-  id: Generated<number>
-  account_id: number
+export interface DomainTable extends AccountOwned, Tagged, Timestamps {
   /** The zone's name, lower case, without a trailing dot. */
   domain: string
   type: DomainType
@@ -20,10 +19,6 @@ export interface DomainTable {
   refresh_sec: number
   retry_sec: number
   expire_sec: number
-  /** JSON array of tags. */
-  tags: string
-  created: string
-  updated: string
 }
 
 export type DomainRow = Selectable<DomainTable>

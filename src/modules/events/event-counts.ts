@@ -1,21 +1,33 @@
-import { type SelectQueryBuilder, sql } from 'kysely'
+import { type RawBuilder, type SqlBool, sql } from 'kysely'
+import type { FilterSpec } from '../../common/x-filter.ts'
+import { compileFilter } from '../../common/x-filter.ts'
 import type { Db } from '../../db/connect.ts'
-import type { Database } from '../../db/database.ts'
 import { dialectOf, type SqlDialect } from '../../db/dialects/dialect.ts'
 import { stableSlot } from '../../db/prepared.ts'
 
 /**
- * The event list's `results` from the per-day counts that triggers keep (`event_counts`, see the
- * 2026_11_23_0303 migration), for the lists those counts can answer: all of an account's events,
- * or those of one action. Every other list counts its rows over an index.
+ * The event list's `results` from the tallies that triggers keep per account, day, action, entity
+ * type and `read` (`event_tallies`, see the 2026_11_23_0801 migration), for every list they can
+ * answer: any filter on those three fields alone (docs/decisions.md#event-counts). Every event of a
+ * tally shares its key, so the filter means the same on the tally as on each of its events.
  */
 
+/** The filterable fields every tally row carries, as the tally's columns. */
+const TALLY_FILTERS: FilterSpec = {
+  action: { column: 't.action', type: 'string' },
+  'entity.type': { column: 't.entity_type', type: 'string', nullable: true },
+  read: { column: 't.read', type: 'boolean' },
+}
+
 /**
- * The action an X-Filter selects when it filters on nothing else (ordering aside): `null` for no
- * filter at all, undefined when the counts cannot answer it.
+ * The X-Filter's condition on the tallies: `null` when it has no condition (ordering aside),
+ * undefined when it names anything tallies do not hold (`id`, `created`, `entity.id`).
  */
-export function countableAction(filter: string | null): { action: string | null } | undefined {
-  if (filter === null) return { action: null }
+export function tallyCondition(
+  filter: string | null,
+  dialect: SqlDialect,
+): { where: RawBuilder<SqlBool> | null } | undefined {
+  if (filter === null) return { where: null }
   let parsed: unknown
   try {
     parsed = JSON.parse(filter)
@@ -23,33 +35,40 @@ export function countableAction(filter: string | null): { action: string | null 
     return undefined
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined
-  const fields = Object.entries(parsed).filter(([key]) => key !== '+order_by' && key !== '+order')
-  if (fields.length === 0) return { action: null }
-  const [only] = fields
-  if (fields.length === 1 && only?.[0] === 'action' && typeof only[1] === 'string') return { action: only[1] }
-  return undefined
+  const conditions = Object.fromEntries(
+    Object.entries(parsed).filter(([key]) => key !== '+order_by' && key !== '+order'),
+  )
+  try {
+    const { where } = compileFilter(JSON.stringify(conditions), TALLY_FILTERS, dialect)
+    return { where: where ?? null }
+  } catch {
+    // A field the tallies do not hold; the list's own compilation reports real mistakes.
+    return undefined
+  }
 }
 
 /**
- * Whole days after the retention start from the counts (a row per day and action), plus the
- * events of the retention start's own day that fall inside it, counted over an index: a cost set
- * by the number of days and actions, not of events. Slots: `account`, `since` and its day
- * (`sinceDay`, `YYYY-MM-DD`) and the next day's start (`sinceDayEnd`).
+ * Whole days after the retention start from the tallies (a row per day and kind of event), plus
+ * the events of the retention start's own day that fall inside it, counted over an index: a cost
+ * set by the number of days and kinds, not of events. `eventWhere` is the same filter on the
+ * events. Slots: `account`, `since` and its day (`sinceDay`, `YYYY-MM-DD`) and the next day's
+ * start (`sinceDayEnd`).
  */
-export function countFromDays(
+export function countFromTallies(
   db: Db,
   dialect: SqlDialect,
-  action: string | null,
-): SelectQueryBuilder<Database, never, { n: number }> {
+  tallyWhere: RawBuilder<SqlBool> | null,
+  eventWhere: RawBuilder<SqlBool> | undefined,
+) {
   const account = stableSlot<number>(dialect, 'account')
-  const onAction = (alias: string) =>
-    action === null ? sql`` : sql` and ${sql.ref(`${alias}.action`)} = ${action}`
-  const days = sql`(select sum(c.n) from event_counts c where c.account_id = ${account} and c.day > ${stableSlot<string>(dialect, 'sinceDay')}${onAction('c')})`
-  const firstDay = sql`(select count(*) from events e where e.account_id = ${account} and e.created >= ${stableSlot<string>(dialect, 'since')} and e.created < ${stableSlot<string>(dialect, 'sinceDayEnd')}${onAction('e')})`
+  const onTally = tallyWhere === null ? sql`` : sql` and ${tallyWhere}`
+  const onEvent = eventWhere === undefined ? sql`` : sql` and ${eventWhere}`
+  const days = sql`(select sum(t.n) from event_tallies t where t.account_id = ${account} and t.day > ${stableSlot<string>(dialect, 'sinceDay')}${onTally})`
+  const firstDay = sql`(select count(*) from events where events.account_id = ${account} and events.created >= ${stableSlot<string>(dialect, 'since')} and events.created < ${stableSlot<string>(dialect, 'sinceDayEnd')}${onEvent})`
   return db.selectNoFrom(sql<number>`coalesce(${days}, 0) + ${firstDay}`.as('n'))
 }
 
-/** The slots `countFromDays` needs beyond the account and `since`. */
+/** The slots `countFromTallies` needs beyond the account and `since`. */
 export function sinceDayValues(since: string): { sinceDay: string; sinceDayEnd: string } {
   const sinceDay = since.slice(0, 10)
   const next = new Date(`${sinceDay}T00:00:00Z`)
@@ -58,12 +77,13 @@ export function sinceDayValues(since: string): { sinceDay: string; sinceDayEnd: 
 }
 
 /**
- * Counts every account's events again from the events themselves: after a restore that emptied
+ * Tallies every account's events again from the events themselves: after a restore that emptied
  * the events table without its delete trigger (SQLite drops and re-creates a large one).
  */
 export async function rebuildEventCounts(db: Db): Promise<void> {
   const day = dialectOf(db) === 'postgres' ? sql`to_char(created, 'YYYY-MM-DD')` : sql`substr(created, 1, 10)`
-  await sql`delete from event_counts`.execute(db)
-  await sql`insert into event_counts (account_id, day, action, n)
-    select account_id, ${day}, action, count(*) from events group by account_id, ${day}, action`.execute(db)
+  await sql`delete from event_tallies`.execute(db)
+  await sql`insert into event_tallies (account_id, day, action, entity_key, read, n)
+    select account_id, ${day}, action, coalesce(entity_type, ''), read, count(*) from events
+    group by account_id, ${day}, action, coalesce(entity_type, ''), read`.execute(db)
 }

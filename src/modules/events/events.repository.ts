@@ -4,7 +4,7 @@ import type { PageResult } from '../../common/schemas.ts'
 import type { Db } from '../../db/connect.ts'
 import { listCriteria } from '../../db/list-criteria.ts'
 import { defineShaped, fill, slot, stableSlot } from '../../db/prepared.ts'
-import { countableAction, countFromDays, sinceDayValues } from './event-counts.ts'
+import { countFromTallies, sinceDayValues, tallyCondition } from './event-counts.ts'
 import { eventJson } from './event-json.ts'
 import type { EventStatus, NewEvent } from './event-types.ts'
 import { type EventTailFields, eventTail } from './event-wire.ts'
@@ -172,18 +172,19 @@ export const eventListStatements = defineShaped(
     if (where) query = query.where(where)
     const since = stableSlot<string>(dialect, 'since')
     // The retention bound keeps almost every row, so a page must walk the index of its order (and
-    // filter) and stop after one page. SQLite, without statistics, would take the bound's range on
-    // `(account_id, created)` and sort the whole account instead: the unary `+` keeps the bound
-    // out of its index choice.
-    const pageBound = dialect === 'sqlite' ? sql<string>`+events.created` : sql<string>`events.created`
-    // `results` from the per-day counts where they answer the list; otherwise over an index.
-    const countable = shape.restricted ? undefined : countableAction(shape.filter)
+    // filter) and stop after one page, and a count must take the index of its filter. SQLite,
+    // without statistics, would take the bound's range on `(account_id, created)` instead and read
+    // the whole account: the unary `+` keeps the bound out of its index choice.
+    const retained = dialect === 'sqlite' ? sql<string>`+events.created` : sql<string>`events.created`
+    // `results` from the tallies where they answer the list (docs/decisions.md#event-counts);
+    // otherwise counted over the filter's index.
+    const tallied = shape.restricted ? undefined : tallyCondition(shape.filter, dialect)
     const counted =
-      countable === undefined
-        ? query.where('events.created', '>=', since).select(sql<number>`count(*)`.as('n'))
-        : countFromDays(db as Db, dialect, countable.action)
+      tallied === undefined
+        ? query.where(retained, '>=', since).select(sql<number>`count(*)`.as('n'))
+        : countFromTallies(db as Db, dialect, tallied.where, where)
     const { count, page } = listStatements(
-      query.where(pageBound, '>=', since).select(eventJson(dialect).as('json')),
+      query.where(retained, '>=', since).select(eventJson(dialect).as('json')),
       order,
       dialect,
       counted,

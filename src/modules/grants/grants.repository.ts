@@ -1,20 +1,14 @@
 import { sql } from 'kysely'
 import type { Db } from '../../db/connect.ts'
+import { deleteRows, findRow, findValue, rowsOf, updateRows, upsertRow } from '../../db/rows.ts'
 import { GRANT_ENTITY_TABLES } from './grant-entities.ts'
 import type { GlobalGrantFlag, GrantEntityType, Permission } from './grant-types.ts'
 import type { EntityGrantRow, GlobalGrantRow } from './grants.table.ts'
 
-export async function findGlobalGrants(db: Db, userId: number): Promise<GlobalGrantRow | undefined> {
-  return db.selectFrom('global_grants').selectAll().where('user_id', '=', userId).executeTakeFirst()
-}
+export const findGlobalGrants = (db: Db, userId: number) => findRow(db, 'global_grants', { user_id: userId })
 
 export async function hasGlobalGrant(db: Db, userId: number, flag: GlobalGrantFlag): Promise<boolean> {
-  const row = await db
-    .selectFrom('global_grants')
-    .select(flag)
-    .where('user_id', '=', userId)
-    .executeTakeFirst()
-  return row?.[flag] === true
+  return (await findValue(db, 'global_grants', flag, { user_id: userId })) === true
 }
 
 export async function findEntityPermission(
@@ -23,42 +17,32 @@ export async function findEntityPermission(
   type: GrantEntityType,
   entityId: number,
 ): Promise<Permission | undefined> {
-  const row = await db
-    .selectFrom('entity_grants')
-    .select('permissions')
-    .where('user_id', '=', userId)
-    .where('entity_type', '=', type)
-    .where('entity_id', '=', entityId)
-    .executeTakeFirst()
-  return row?.permissions as Permission | undefined
+  const match = { user_id: userId, entity_type: type, entity_id: entityId }
+  return (await findValue(db, 'entity_grants', 'permissions', match)) as Permission | undefined
 }
 
-export async function listEntityGrants(db: Db, userId: number): Promise<EntityGrantRow[]> {
-  return db.selectFrom('entity_grants').selectAll().where('user_id', '=', userId).execute()
+export const listEntityGrants = (db: Db, userId: number): Promise<EntityGrantRow[]> =>
+  rowsOf(db, 'entity_grants', { user_id: userId }).execute()
+
+/** No global grant at all, unless the user has some already. */
+const NO_GLOBAL_GRANTS: Omit<GlobalGrantRow, 'user_id'> = {
+  account_access: null,
+  add_databases: false,
+  add_domains: false,
+  add_firewalls: false,
+  add_images: false,
+  add_computes: false,
+  add_monitoring: false,
+  add_loadbalancers: false,
+  add_scripts: false,
+  add_volumes: false,
+  add_vpcs: false,
+  cancel_account: false,
+  monitoring_subscription: false,
 }
 
-export async function ensureGlobalGrants(db: Db, userId: number): Promise<void> {
-  await db
-    .insertInto('global_grants')
-    .values({
-      user_id: userId,
-      account_access: null,
-      add_databases: false,
-      add_domains: false,
-      add_firewalls: false,
-      add_images: false,
-      add_computes: false,
-      add_monitoring: false,
-      add_loadbalancers: false,
-      add_scripts: false,
-      add_volumes: false,
-      add_vpcs: false,
-      cancel_account: false,
-      monitoring_subscription: false,
-    })
-    .onConflict((oc) => oc.column('user_id').doNothing())
-    .execute()
-}
+export const ensureGlobalGrants = (db: Db, userId: number) =>
+  upsertRow(db, 'global_grants', { user_id: userId, ...NO_GLOBAL_GRANTS }, ['user_id'], 'keep')
 
 export async function updateGlobalGrants(
   db: Db,
@@ -66,9 +50,10 @@ export async function updateGlobalGrants(
   values: Partial<Omit<GlobalGrantRow, 'user_id'>>,
 ): Promise<void> {
   if (Object.keys(values).length === 0) return
-  await db.updateTable('global_grants').set(values).where('user_id', '=', userId).execute()
+  await updateRows(db, 'global_grants', { user_id: userId }, values)
 }
 
+/** Grants the permission on the entity, or with null takes the grant away. */
 export async function setEntityPermission(
   db: Db,
   userId: number,
@@ -76,35 +61,19 @@ export async function setEntityPermission(
   entityId: number,
   permissions: Permission | null,
 ): Promise<void> {
-  if (permissions === null) {
-    await db
-      .deleteFrom('entity_grants')
-      .where('user_id', '=', userId)
-      .where('entity_type', '=', type)
-      .where('entity_id', '=', entityId)
-      .execute()
-    return
-  }
-  await db
-    .insertInto('entity_grants')
-    .values({ user_id: userId, entity_type: type, entity_id: entityId, permissions })
-    .onConflict((oc) => oc.columns(['user_id', 'entity_type', 'entity_id']).doUpdateSet({ permissions }))
-    .execute()
+  const key = { user_id: userId, entity_type: type, entity_id: entityId }
+  if (permissions === null) await deleteRows(db, 'entity_grants', key)
+  else await upsertRow(db, 'entity_grants', { ...key, permissions }, ['user_id', 'entity_type', 'entity_id'])
 }
 
 export async function deleteAllGrants(db: Db, userId: number): Promise<void> {
-  await db.deleteFrom('entity_grants').where('user_id', '=', userId).execute()
-  await db.deleteFrom('global_grants').where('user_id', '=', userId).execute()
+  await deleteRows(db, 'entity_grants', { user_id: userId })
+  await deleteRows(db, 'global_grants', { user_id: userId })
 }
 
 /** Removes every user's grant on an entity that is being deleted. */
-export async function deleteEntityGrants(db: Db, type: GrantEntityType, entityId: number): Promise<void> {
-  await db
-    .deleteFrom('entity_grants')
-    .where('entity_type', '=', type)
-    .where('entity_id', '=', entityId)
-    .execute()
-}
+export const deleteEntityGrants = (db: Db, type: GrantEntityType, entityId: number) =>
+  deleteRows(db, 'entity_grants', { entity_type: type, entity_id: entityId })
 
 export interface GrantableEntity {
   id: number

@@ -3,6 +3,7 @@ import type { Db } from '../../db/connect.ts'
 import type { UserRow } from '../users/users.table.ts'
 import {
   GLOBAL_GRANT_FLAGS,
+  type GlobalGrantFlag,
   GRANT_ENTITY_TYPES,
   type GrantEntityType,
   type Permission,
@@ -11,22 +12,11 @@ import * as repo from './grants.repository.ts'
 import type { GlobalGrants, Grant, GrantsDocument, UpdateGrantsBody } from './grants.schemas.ts'
 import type { GlobalGrantRow } from './grants.table.ts'
 
+/** A user's global grants; a user without a row holds none of the flags. */
 function toGlobal(row: GlobalGrantRow | undefined): GlobalGrants {
-  return {
-    account_access: (row?.account_access ?? null) as GlobalGrants['account_access'],
-    add_databases: row?.add_databases ?? false,
-    add_domains: row?.add_domains ?? false,
-    add_firewalls: row?.add_firewalls ?? false,
-    add_images: row?.add_images ?? false,
-    add_computes: row?.add_computes ?? false,
-    add_monitoring: row?.add_monitoring ?? false,
-    add_loadbalancers: row?.add_loadbalancers ?? false,
-    add_scripts: row?.add_scripts ?? false,
-    add_volumes: row?.add_volumes ?? false,
-    add_vpcs: row?.add_vpcs ?? false,
-    cancel_account: row?.cancel_account ?? false,
-    monitoring_subscription: row?.monitoring_subscription ?? false,
-  }
+  const flags = {} as Record<GlobalGrantFlag, boolean>
+  for (const flag of GLOBAL_GRANT_FLAGS) flags[flag] = row?.[flag] ?? false
+  return { account_access: (row?.account_access ?? null) as GlobalGrants['account_access'], ...flags }
 }
 
 /**

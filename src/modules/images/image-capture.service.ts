@@ -3,8 +3,10 @@ import { ApiError, badRequest } from '../../common/errors.ts'
 import { addSeconds, type Clock, nowTimestamp } from '../../common/time.ts'
 import type { Db } from '../../db/connect.ts'
 import { inTransaction } from '../../db/transaction.ts'
+import type { JobPayloads } from '../../jobs/job-kinds.ts'
 import { enqueueJob } from '../../jobs/jobs.repository.ts'
-import { workDuration } from '../../jobs/work-durations.ts'
+import { WORK_START_DELAY_SECONDS, workDuration } from '../../jobs/work-durations.ts'
+import { workStep } from '../../jobs/work-progress.ts'
 import { onInstance } from '../compute/compute-events.ts'
 import { accessDisk, findDiskInstanceId } from '../compute/disks/disks.service.ts'
 import { buildEvent } from '../events/event-builder.ts'
@@ -68,27 +70,26 @@ export async function captureImage(ctx: RequestContext, body: CaptureImageBody):
       },
       now,
     )
+    // Instant unless the emulator is told the work takes time; then the event is scheduled and
+    // a job moves it along (see jobs/work-progress.ts).
+    const seconds = await workDuration(tx.db, 'image_capture')
     const eventId = await recordEvent(
       tx.db,
       buildEvent(
         actor,
         'disk_imagize',
-        { ...onInstance(instance, imageSecondaryEntity(image)), status: 'started', percentComplete: 0 },
+        {
+          ...onInstance(instance, imageSecondaryEntity(image)),
+          status: seconds > 0 ? 'scheduled' : 'started',
+          percentComplete: 0,
+        },
         now,
       ),
     )
-    // Instant unless the emulator is told the work takes time; then it is due that much later.
-    const seconds = await workDuration(tx.db, 'image_capture')
-    if (seconds > 0)
-      await updateEventProgress(tx.db, eventId, {
-        status: 'started',
-        percentComplete: 0,
-        timeRemaining: seconds,
-      })
     await enqueueJob(tx.db, {
       kind: 'image-capture',
-      payload: { imageId: image.id, eventId, started: now },
-      runAt: addSeconds(now, seconds),
+      payload: { imageId: image.id, eventId, started: now, seconds },
+      runAt: seconds > 0 ? addSeconds(now, WORK_START_DELAY_SECONDS) : now,
       created: now,
     })
     return toImage(image)
@@ -102,10 +103,23 @@ export async function captureImage(ctx: RequestContext, body: CaptureImageBody):
 export async function finishCapture(
   db: Db,
   clock: Clock,
-  job: { imageId: number; eventId: number; started: string },
+  job: JobPayloads['image-capture'],
   /** Whether a fault rule makes this capture fail: the image is then removed, as on the real service. */
   fails: () => Promise<boolean> = async () => false,
 ): Promise<void> {
+  const step = job.seconds ? workStep(job.started, job.seconds, nowTimestamp(clock)) : undefined
+  if (step !== undefined && !step.done) {
+    await inTransaction(db, async (trx) => {
+      const now = nowTimestamp(clock)
+      await updateEventProgress(trx, job.eventId, {
+        status: 'started',
+        percentComplete: step.percentComplete,
+        timeRemaining: step.timeRemaining,
+      })
+      await enqueueJob(trx, { kind: 'image-capture', payload: job, runAt: step.nextStep, created: now })
+    })
+    return
+  }
   const failed = await fails()
   await inTransaction(db, async (trx) => {
     const row = await repo.lockImage(trx, job.imageId)

@@ -7,10 +7,13 @@ import { randomBytes } from '../../common/random.ts'
 import { addSeconds, type Clock, nowTimestamp } from '../../common/time.ts'
 import type { Db } from '../../db/connect.ts'
 import { inTransaction } from '../../db/transaction.ts'
+import type { JobPayloads } from '../../jobs/job-kinds.ts'
 import { cancelJob, enqueueJob } from '../../jobs/jobs.repository.ts'
+import { WORK_START_DELAY_SECONDS, workDuration } from '../../jobs/work-durations.ts'
+import { workStep } from '../../jobs/work-progress.ts'
 import { sameDigest } from '../auth/token-secret.ts'
 import { buildEvent } from '../events/event-builder.ts'
-import { recordEvent } from '../events/events.service.ts'
+import { recordEvent, updateEventProgress } from '../events/events.service.ts'
 import { assertGlobalGrant } from '../grants/authorize.ts'
 import { requireAvailableRegion } from '../regions/regions.service.ts'
 import { receiveImageData, type UploadLimits, uploadTooLarge } from './image-data.ts'
@@ -171,8 +174,12 @@ export async function receiveUpload(
       // Taken over after this claim lapsed (this process stalled longer than the lease).
       if (row.upload_lease_owner !== owner) throw busyUrl()
       const now = nowTimestamp(clock)
+      // Checking the data takes time when the emulator is told so (instant by default): the image
+      // stays `pending_upload`, its URL spent, until a job has moved the event to `finished`.
+      const seconds = await workDuration(trx, 'image_upload')
+      const checking = seconds > 0
       const updated = await repo.updateImage(trx, row.id, {
-        status: 'available',
+        status: checking ? 'pending_upload' : 'available',
         size: Math.ceil(data.uncompressedBytes / MIB),
         upload_state: 'received',
         upload_lease_owner: null,
@@ -188,7 +195,7 @@ export async function receiveUpload(
         updated.creator_user_id === null || updated.created_by === null
           ? null
           : { id: updated.creator_user_id, username: updated.created_by }
-      await recordEvent(
+      const eventId = await recordEvent(
         trx,
         buildEvent(
           { accountId: updated.account_id as number, user: creator },
@@ -196,12 +203,20 @@ export async function receiveUpload(
           {
             entity: imageEntity(updated),
             grant: imageGrant(updated),
-            status: 'finished',
-            percentComplete: 100,
+            status: checking ? 'scheduled' : 'finished',
+            percentComplete: checking ? 0 : 100,
           },
           now,
         ),
       )
+      if (checking) {
+        await enqueueJob(trx, {
+          kind: 'image-upload-check',
+          payload: { imageId: row.id, eventId, scheduled: now, seconds },
+          runAt: addSeconds(now, WORK_START_DELAY_SECONDS),
+          created: now,
+        })
+      }
       return toImage(updated)
     })
   } catch (error) {
@@ -264,7 +279,9 @@ export async function expireUpload(db: Db, blobs: BlobStore, clock: Clock, image
   const expired = await inTransaction(db, async (trx) => {
     const row = await repo.lockImage(trx, imageId)
     if (row === undefined) return true
-    if (row.status !== 'pending_upload' || row.upload_expiry === null) return false
+    // Data that arrived is being checked: the window no longer applies.
+    if (row.status !== 'pending_upload' || row.upload_expiry === null || row.upload_state === 'received')
+      return false
     const now = nowTimestamp(clock)
     if (row.upload_expiry > now) {
       // Run early (the clock was moved back): look again when the window really closes.
@@ -280,6 +297,49 @@ export async function expireUpload(db: Db, blobs: BlobStore, clock: Clock, image
     return true
   })
   if (expired) await blobs.delete(imageBlobKey(imageId))
+}
+
+/**
+ * Job: a step of checking uploaded data, when that takes time. Until its end the `image_upload`
+ * event is `started` with `percent_complete` and `time_remaining` moving; then the image becomes
+ * `available` and the event `finished`, or, when a fault rule fails the check, the image is
+ * removed with its data and the event `failed` (see docs/decisions.md#timed-work). Idempotent: an
+ * image already checked is left as it is.
+ */
+export async function advanceUploadCheck(
+  deps: { db: Db; clock: Clock },
+  job: JobPayloads['image-upload-check'],
+  fails: () => Promise<boolean>,
+): Promise<void> {
+  const now = nowTimestamp(deps.clock)
+  const step = workStep(job.scheduled, job.seconds, now)
+  // Asked outside the transaction: the rule's count is shared with every process.
+  const failed = step.done ? await fails() : false
+  await inTransaction(deps.db, async (trx) => {
+    const row = await repo.lockImage(trx, job.imageId)
+    if (row === undefined) {
+      // Deleted while it was being checked.
+      await updateEventProgress(trx, job.eventId, { status: 'failed' })
+      return
+    }
+    if (row.status !== 'pending_upload' || row.upload_state !== 'received') return
+    if (!step.done) {
+      await updateEventProgress(trx, job.eventId, {
+        status: 'started',
+        percentComplete: step.percentComplete,
+        timeRemaining: step.timeRemaining,
+      })
+      await enqueueJob(trx, { kind: 'image-upload-check', payload: job, runAt: step.nextStep, created: now })
+      return
+    }
+    if (failed) await removeImage(trx, deps.clock, row, null, 'The uploaded image could not be processed')
+    else await repo.updateImage(trx, row.id, { status: 'available', updated: now })
+    await updateEventProgress(trx, job.eventId, {
+      status: failed ? 'failed' : 'finished',
+      percentComplete: failed ? null : 100,
+      duration: step.duration,
+    })
+  })
 }
 
 /**

@@ -1,24 +1,21 @@
-import { sql } from 'kysely'
-import { type PageRequest, paginateQuery } from '../../common/pagination.ts'
+import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely'
+import { filterFields } from '../../common/filter-columns.ts'
+import type { PageRequest } from '../../common/pagination.ts'
 import type { PageResult } from '../../common/schemas.ts'
-import type { FilterSpec } from '../../common/x-filter.ts'
 import type { Db } from '../../db/connect.ts'
-import { dialectOf, forUpdate } from '../../db/dialects/dialect.ts'
-import { listCriteria } from '../../db/list-criteria.ts'
+import type { Database } from '../../db/database.ts'
+import { dialectOf } from '../../db/dialects/dialect.ts'
+import { listCriteria, pageByCriteria } from '../../db/list-criteria.ts'
+import { countRows, deleteRows, findRow, insertRow, type RowLock, updateRow } from '../../db/rows.ts'
 import { grantedEntities } from '../grants/grant-filter.ts'
 import { parseImageId } from './image-ids.ts'
 import type { ImageRow, ImageTable, NewImageRow } from './images.table.ts'
 
 /** Filterable fields (docs/service-facts.md#filterable-fields); `status` filters but cannot order. */
-export const IMAGE_FILTERS: FilterSpec = {
-  label: { column: 'images.label', type: 'string' },
-  deprecated: { column: 'images.deprecated', type: 'boolean' },
-  is_public: { column: 'images.is_public', type: 'boolean' },
-  size: { column: 'images.size', type: 'integer' },
-  type: { column: 'images.type', type: 'string' },
-  vendor: { column: 'images.vendor', type: 'string', nullable: true },
-  status: { column: 'images.status', type: 'string', orderable: false },
-}
+export const IMAGE_FILTERS = filterFields(
+  { string: ['label', 'type', 'vendor', 'status'], boolean: ['deprecated', 'is_public'], integer: ['size'] },
+  { column: (field) => `images.${field}`, nullable: ['vendor'], unordered: ['status'] },
+)
 
 /**
  * An image by its wire id as the account sees it: any public image, or one of the account's
@@ -35,27 +32,16 @@ export async function findVisibleImage(
   return accountId === null ? undefined : findAccountImage(db, accountId, parsed.id)
 }
 
-export async function findPublicImage(db: Db, slug: string): Promise<ImageRow | undefined> {
-  return db.selectFrom('images').selectAll().where('slug', '=', slug).executeTakeFirst()
-}
+export const findPublicImage = (db: Db, slug: string) => findRow(db, 'images', { slug })
 
 /**
  * One of the account's private images; `lock` holds its row until the transaction ends
  * (PostgreSQL), for a change.
  */
-export async function findAccountImage(
-  db: Db,
-  accountId: number,
-  id: number,
-  options: { lock?: boolean } = {},
-): Promise<ImageRow | undefined> {
-  const query = db.selectFrom('images').selectAll().where('id', '=', id).where('account_id', '=', accountId)
-  return (options.lock ? forUpdate(db, query) : query).executeTakeFirst()
-}
+export const findAccountImage = (db: Db, accountId: number, id: number, options?: RowLock) =>
+  findRow(db, 'images', { id, account_id: accountId }, options)
 
-export async function lockImage(db: Db, id: number): Promise<ImageRow | undefined> {
-  return forUpdate(db, db.selectFrom('images').selectAll().where('id', '=', id)).executeTakeFirst()
-}
+export const lockImage = (db: Db, id: number) => findRow(db, 'images', { id }, { lock: true })
 
 export interface ImageListScope {
   /** The caller's account when its private images are to be listed too. */
@@ -103,38 +89,24 @@ export async function listImages(
                 ]),
           ]),
         )
-  if (criteria.where) query = query.where(criteria.where)
-  return paginateQuery(db, query, criteria.order, page)
+  return pageByCriteria(db, query, criteria, page)
 }
 
-export async function insertImage(db: Db, row: NewImageRow): Promise<ImageRow> {
-  return db.insertInto('images').values(row).returningAll().executeTakeFirstOrThrow()
-}
+export const insertImage = (db: Db, row: NewImageRow) => insertRow(db, 'images', row)
 
 export type ImageChanges = Partial<Omit<ImageTable, 'id' | 'position'>>
 
-export async function updateImage(db: Db, id: number, changes: ImageChanges): Promise<ImageRow> {
-  return db.updateTable('images').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow()
-}
+export const updateImage = (db: Db, id: number, changes: ImageChanges) =>
+  updateRow(db, 'images', { id }, changes)
 
-export async function deleteImage(db: Db, id: number): Promise<void> {
-  await db.deleteFrom('images').where('id', '=', id).execute()
-}
+export const deleteImage = (db: Db, id: number) => deleteRows(db, 'images', { id })
 
 /** Images of the account still waiting for their data. */
-export async function countPendingUploads(db: Db, accountId: number): Promise<number> {
-  const row = await db
-    .selectFrom('images')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('account_id', '=', accountId)
-    .where('status', '=', 'pending_upload')
-    .executeTakeFirstOrThrow()
-  return Number(row.n)
-}
+export const countPendingUploads = (db: Db, accountId: number) =>
+  countRows(db, 'images', { account_id: accountId, status: 'pending_upload' })
 
-export async function findImageByUploadTokenHash(db: Db, hash: string): Promise<ImageRow | undefined> {
-  return db.selectFrom('images').selectAll().where('upload_token_hash', '=', hash).executeTakeFirst()
-}
+export const findImageByUploadTokenHash = (db: Db, hash: string) =>
+  findRow(db, 'images', { upload_token_hash: hash })
 
 /** A claim on an upload URL: who streams into it, until when unless renewed. */
 export interface UploadLease {
@@ -142,66 +114,70 @@ export interface UploadLease {
   expiry: string
 }
 
+type ImageCondition = (eb: ExpressionBuilder<Database, 'images'>) => Expression<SqlBool>
+
+/** Sets `changes` on the image if `condition` holds of it, in one statement; whether it did. */
+async function changeUploadIf(
+  db: Db,
+  id: number,
+  changes: ImageChanges,
+  condition: ImageCondition,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('images')
+    .set(changes)
+    .where('id', '=', id)
+    .where(condition)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) === 1
+}
+
+/** Streaming under a lease that has lapsed (its process died) or was never set. */
+const lapsedAt =
+  (now: string): ImageCondition =>
+  (eb) =>
+    eb.and([
+      eb('upload_state', '=', 'receiving'),
+      eb.or([eb('upload_lease_expiry', 'is', null), eb('upload_lease_expiry', '<=', now)]),
+    ])
+
+/** Streaming under the owner's lease. */
+const heldBy =
+  (owner: string): ImageCondition =>
+  (eb) =>
+    eb.and([eb('upload_state', '=', 'receiving'), eb('upload_lease_owner', '=', owner)])
+
+const released = { upload_state: 'waiting', upload_lease_owner: null, upload_lease_expiry: null } as const
+
 /**
  * Moves an upload to `receiving` under a new lease, atomically, so that only one PUT at a time can
  * stream into an image: from `waiting`, or from a `receiving` whose lease lapsed (its process
  * died). False when the upload is taken, spent, or its window has closed.
  */
-export async function claimUpload(db: Db, id: number, lease: UploadLease, now: string): Promise<boolean> {
-  const result = await db
-    .updateTable('images')
-    .set({ upload_state: 'receiving', upload_lease_owner: lease.owner, upload_lease_expiry: lease.expiry })
-    .where('id', '=', id)
-    .where('status', '=', 'pending_upload')
-    .where('upload_expiry', '>', now)
-    .where((eb) =>
-      eb.or([
-        eb('upload_state', '=', 'waiting'),
-        eb.and([
-          eb('upload_state', '=', 'receiving'),
-          eb.or([eb('upload_lease_expiry', 'is', null), eb('upload_lease_expiry', '<=', now)]),
-        ]),
+export const claimUpload = (db: Db, id: number, lease: UploadLease, now: string) =>
+  changeUploadIf(
+    db,
+    id,
+    { upload_state: 'receiving', upload_lease_owner: lease.owner, upload_lease_expiry: lease.expiry },
+    (eb) =>
+      eb.and([
+        eb('status', '=', 'pending_upload'),
+        eb('upload_expiry', '>', now),
+        eb.or([eb('upload_state', '=', 'waiting'), lapsedAt(now)(eb)]),
       ]),
-    )
-    .executeTakeFirst()
-  return Number(result.numUpdatedRows) === 1
-}
+  )
 
 /** Extends a lease its owner still holds; false when it was lost. */
-export async function renewUploadLease(db: Db, id: number, lease: UploadLease): Promise<boolean> {
-  const result = await db
-    .updateTable('images')
-    .set({ upload_lease_expiry: lease.expiry })
-    .where('id', '=', id)
-    .where('upload_state', '=', 'receiving')
-    .where('upload_lease_owner', '=', lease.owner)
-    .executeTakeFirst()
-  return Number(result.numUpdatedRows) === 1
-}
+export const renewUploadLease = (db: Db, id: number, lease: UploadLease) =>
+  changeUploadIf(db, id, { upload_lease_expiry: lease.expiry }, heldBy(lease.owner))
 
 /**
  * A refused upload leaves the URL usable again for the corrected data; false when the lease had
  * been lost (the upload is someone else's now).
  */
-export async function releaseUpload(db: Db, id: number, owner: string): Promise<boolean> {
-  const result = await db
-    .updateTable('images')
-    .set({ upload_state: 'waiting', upload_lease_owner: null, upload_lease_expiry: null })
-    .where('id', '=', id)
-    .where('upload_state', '=', 'receiving')
-    .where('upload_lease_owner', '=', owner)
-    .executeTakeFirst()
-  return Number(result.numUpdatedRows) === 1
-}
+export const releaseUpload = (db: Db, id: number, owner: string) =>
+  changeUploadIf(db, id, released, heldBy(owner))
 
 /** An upload whose process died mid-stream (its lease lapsed) takes data again; false if not so. */
-export async function releaseLapsedUpload(db: Db, id: number, now: string): Promise<boolean> {
-  const result = await db
-    .updateTable('images')
-    .set({ upload_state: 'waiting', upload_lease_owner: null, upload_lease_expiry: null })
-    .where('id', '=', id)
-    .where('upload_state', '=', 'receiving')
-    .where((eb) => eb.or([eb('upload_lease_expiry', 'is', null), eb('upload_lease_expiry', '<=', now)]))
-    .executeTakeFirst()
-  return Number(result.numUpdatedRows) === 1
-}
+export const releaseLapsedUpload = (db: Db, id: number, now: string) =>
+  changeUploadIf(db, id, released, lapsedAt(now))

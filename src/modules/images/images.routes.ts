@@ -1,8 +1,5 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { FastifyRequest } from 'fastify'
 import type { TSchema } from 'typebox'
-import { listInput, listRoute, route } from '../../common/route-schemas.ts'
-import { EmptyObjectSchema } from '../../common/schemas.ts'
+import { routeModule, routeTable } from '../../common/route-table.ts'
 import { contextOf, publicContextOf } from '../../plugins/request-context.ts'
 import type { Scope } from '../auth/scopes.ts'
 import { captureImage } from './image-capture.service.ts'
@@ -55,109 +52,76 @@ const ID_FORMS: IdForm[] = [
 ]
 
 /** The image a request names, in whichever form it came. */
-const idsOf = (form: IdForm, request: FastifyRequest): images.ImageIds => ({
-  imageId: form.wireId(request.params as Record<string, string>),
+const idsOf = (form: IdForm, params: unknown): images.ImageIds => ({
+  imageId: form.wireId(params as Record<string, string>),
 })
 
 /** What the schemas of a route in each id form share; only the encoded form is documented. */
 const idFormSchema = (form: IdForm, operationId: string) => ({
   operationId: form.hide ? undefined : operationId,
-  tags,
   params: form.params,
   hide: form.hide,
 })
 
-export const imagesRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get(
-    '/images',
-    // Reachable without a token; the real list reports `X-Accepted-OAuth-Scopes: *`
-    // (docs/decisions.md#images-without-a-token).
-    listRoute(
-      { public: true },
-      {
-        operationId: 'getImages',
-        summary: "List images: the account's private images first (with a token), then public ones",
-        tags,
-      },
-      ImagePageSchema,
-    ),
-    async (request) => images.listImages(publicContextOf(request), listInput(request)),
-  )
+export const imagesRoutes = routeModule({ tags, context: contextOf }, (api, app) => {
+  const publicApi = routeTable(app, { tags, context: publicContextOf })
 
+  // Reachable without a token; the real list reports `X-Accepted-OAuth-Scopes: *`
+  // (docs/decisions.md#images-without-a-token).
+  publicApi.getList('/images', {
+    auth: { public: true },
+    operationId: 'getImages',
+    summary: "List images: the account's private images first (with a token), then public ones",
+    response: ImagePageSchema,
+    handler: (ctx, request) => images.listImages(ctx, request.list),
+  })
+
+  // Each id form: view (public images need no token), change and delete.
   for (const form of ID_FORMS) {
-    app.get(
-      form.path,
-      route(
-        readAuth,
-        { ...idFormSchema(form, 'getImage'), summary: 'View an image; public images need no token' },
-        ImageSchema,
-      ),
-      async (request) => images.getImage(publicContextOf(request), idsOf(form, request)),
-    )
+    publicApi.get(form.path, {
+      auth: readAuth,
+      ...idFormSchema(form, 'getImage'),
+      summary: 'View an image; public images need no token',
+      response: ImageSchema,
+      handler: (ctx, request) => images.getImage(ctx, idsOf(form, request.params)),
+    })
+
+    api.put(form.path, {
+      auth: writeAuth,
+      ...idFormSchema(form, 'updateImage'),
+      summary: "Change a private image's label or description",
+      body: UpdateImageBodySchema,
+      response: ImageSchema,
+      handler: (ctx, request) =>
+        images.updateImage(ctx, idsOf(form, request.params), request.body as UpdateImageBody),
+    })
+
+    api.delete(form.path, {
+      auth: writeAuth,
+      ...idFormSchema(form, 'deleteImage'),
+      summary: 'Delete a private image and its stored data',
+      handler: (ctx, request) => images.deleteImage(ctx, idsOf(form, request.params), app.blobs),
+    })
   }
 
-  app.post(
-    '/images',
-    route(
-      { scopes: ['images:read_write', 'computes:read_only'] as Scope[] },
-      {
-        operationId: 'createImage',
-        summary: 'Capture a private image from a disk (ext3 or ext4) of one of your instances',
-        description: 'The image is `creating` at first and becomes `available` shortly.',
-        tags,
-        body: CaptureImageBodySchema,
-      },
-      ImageSchema,
-    ),
-    async (request) => captureImage(contextOf(request), request.body),
-  )
+  api.post('/images', {
+    auth: { scopes: ['images:read_write', 'computes:read_only'] as Scope[] },
+    operationId: 'createImage',
+    summary: 'Capture a private image from a disk (ext3 or ext4) of one of your instances',
+    description: 'The image is `creating` at first and becomes `available` shortly.',
+    body: CaptureImageBodySchema,
+    response: ImageSchema,
+    handler: (ctx, request) => captureImage(ctx, request.body),
+  })
 
-  app.post(
-    '/images/upload',
-    route(
-      writeAuth,
-      {
-        operationId: 'uploadImage',
-        summary: 'Create a private image and the URL to PUT its gzip-compressed raw disk data to',
-        description:
-          'PUT the data to `upload_to` within 24 hours, with `Content-Type: application/octet-stream` and no token; at most 5 GB compressed.',
-        tags,
-        body: UploadImageBodySchema,
-      },
-      UploadImageResponseSchema,
-    ),
-    async (request) => uploads.createUpload(contextOf(request), request.body, app.imageUploads),
-  )
-
-  for (const form of ID_FORMS) {
-    app.put(
-      form.path,
-      route(
-        writeAuth,
-        {
-          ...idFormSchema(form, 'updateImage'),
-          summary: "Change a private image's label or description",
-          body: UpdateImageBodySchema,
-        },
-        ImageSchema,
-      ),
-      async (request) =>
-        images.updateImage(contextOf(request), idsOf(form, request), request.body as UpdateImageBody),
-    )
-  }
-
-  for (const form of ID_FORMS) {
-    app.delete(
-      form.path,
-      route(
-        writeAuth,
-        { ...idFormSchema(form, 'deleteImage'), summary: 'Delete a private image and its stored data' },
-        EmptyObjectSchema,
-      ),
-      async (request) => {
-        await images.deleteImage(contextOf(request), idsOf(form, request), app.blobs)
-        return {}
-      },
-    )
-  }
-}
+  api.post('/images/upload', {
+    auth: writeAuth,
+    operationId: 'uploadImage',
+    summary: 'Create a private image and the URL to PUT its gzip-compressed raw disk data to',
+    description:
+      'PUT the data to `upload_to` within 24 hours, with `Content-Type: application/octet-stream` and no token; at most 5 GB compressed.',
+    body: UploadImageBodySchema,
+    response: UploadImageResponseSchema,
+    handler: (ctx, request) => uploads.createUpload(ctx, request.body, app.imageUploads),
+  })
+})

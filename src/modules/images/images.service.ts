@@ -11,6 +11,7 @@ import { hasScope } from '../auth/scopes.ts'
 import { buildEvent, type EventSource } from '../events/event-builder.ts'
 import { recordEvent } from '../events/events.service.ts'
 import { assertEntityGrant, grantedListScope, grantToCreator } from '../grants/authorize.ts'
+import { accessAccountEntity } from '../grants/entity-access.ts'
 import type { Permission } from '../grants/grant-types.ts'
 import { deleteEntityGrants } from '../grants/grants.service.ts'
 import { imageEntity, imageGrant } from './image-events.ts'
@@ -75,12 +76,9 @@ export async function accessImage(
   const { actor } = ctx
   if (actor == null) throw invalidToken()
   if (!readsPrivateImages(actor)) throw scopeDenied()
-  const row = await repo.findAccountImage(ctx.db, actor.accountId, parsed.id, {
-    lock: permission === 'read_write',
-  })
-  if (row === undefined) throw notFound()
-  await assertEntityGrant(ctx.db, actor, 'image', row.id, permission)
-  return row
+  return accessAccountEntity({ db: ctx.db, actor }, 'image', permission, (options) =>
+    repo.findAccountImage(ctx.db, actor.accountId, parsed.id, options),
+  )
 }
 
 /**

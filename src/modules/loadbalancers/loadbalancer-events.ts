@@ -1,14 +1,11 @@
 import { buildEvent, type EventSource } from '../events/event-builder.ts'
+import { aboutGrantedEntity, grantedEntity } from '../grants/granted-entity.ts'
 import type { LoadBalancerRow } from './loadbalancers.table.ts'
 
 type LoadBalancerRef = Pick<LoadBalancerRow, 'id' | 'label'>
 
-export const loadBalancerEntity = (lb: LoadBalancerRef) => ({
-  type: 'loadbalancer',
-  id: lb.id,
-  label: lb.label,
-  url: `/v4/loadbalancers/${lb.id}`,
-})
+export const loadBalancerEntity = (lb: LoadBalancerRef) =>
+  grantedEntity('loadbalancer', '/v4/loadbalancers', lb)
 
 /** `nodebalancer_*` events name the load balancer; its grant decides who else sees them. */
 export function loadBalancerEvent(
@@ -17,10 +14,5 @@ export function loadBalancerEvent(
   lb: LoadBalancerRef,
   created: string,
 ) {
-  return buildEvent(
-    source,
-    action,
-    { entity: loadBalancerEntity(lb), grant: { type: 'loadbalancer', id: lb.id } },
-    created,
-  )
+  return buildEvent(source, action, aboutGrantedEntity(loadBalancerEntity(lb)), created)
 }

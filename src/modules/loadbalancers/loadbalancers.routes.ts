@@ -1,98 +1,59 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { parseId } from '../../common/ids.ts'
-import { categoryAuth, listInput, listRoute, route } from '../../common/route-schemas.ts'
-import { EmptyObjectSchema } from '../../common/schemas.ts'
+import { categoryAuth } from '../../common/route-schemas.ts'
+import { routeModule } from '../../common/route-table.ts'
 import { contextOf } from '../../plugins/request-context.ts'
 import {
   CreateLoadBalancerBodySchema,
   LoadBalancerPageSchema,
-  LoadBalancerParamsSchema,
+  LoadBalancerParams,
   LoadBalancerSchema,
   UpdateLoadBalancerBodySchema,
 } from './loadbalancers.schemas.ts'
 import * as loadbalancers from './loadbalancers.service.ts'
 
-const tags = ['Load balancers']
 const { read, write } = categoryAuth('nodebalancers')
-const ids = (params: { loadbalancerId: string }) => ({ loadbalancerId: parseId(params.loadbalancerId) })
 
-export const loadbalancersRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get(
-    '/loadbalancers',
-    listRoute(
-      read,
-      {
-        operationId: 'getLoadBalancers',
-        summary: 'List load balancers',
-        tags,
-      },
-      LoadBalancerPageSchema,
-    ),
-    async (request) => loadbalancers.listLoadBalancers(contextOf(request), listInput(request)),
-  )
+export const loadbalancersRoutes = routeModule({ tags: ['Load balancers'], context: contextOf }, (api) => {
+  api.getList('/loadbalancers', {
+    auth: read,
+    operationId: 'getLoadBalancers',
+    summary: 'List load balancers',
+    response: LoadBalancerPageSchema,
+    handler: (ctx, request) => loadbalancers.listLoadBalancers(ctx, request.list),
+  })
 
-  app.get(
-    '/loadbalancers/:loadbalancerId',
-    route(
-      read,
-      {
-        operationId: 'getLoadBalancer',
-        summary: 'View a load balancer',
-        tags,
-        params: LoadBalancerParamsSchema,
-      },
-      LoadBalancerSchema,
-    ),
-    async (request) => loadbalancers.getLoadBalancer(contextOf(request), ids(request.params)),
-  )
+  api.get('/loadbalancers/:loadbalancerId', {
+    auth: read,
+    operationId: 'getLoadBalancer',
+    summary: 'View a load balancer',
+    params: LoadBalancerParams,
+    response: LoadBalancerSchema,
+    handler: (ctx, request) => loadbalancers.getLoadBalancer(ctx, request.ids),
+  })
 
-  app.post(
-    '/loadbalancers',
-    route(
-      write,
-      {
-        operationId: 'createLoadBalancer',
-        summary: 'Create a load balancer with public IPv4 and IPv6 addresses',
-        tags,
-        body: CreateLoadBalancerBodySchema,
-      },
-      LoadBalancerSchema,
-    ),
-    async (request) => loadbalancers.createLoadBalancer(contextOf(request), request.body),
-  )
+  api.post('/loadbalancers', {
+    auth: write,
+    operationId: 'createLoadBalancer',
+    summary: 'Create a load balancer with public IPv4 and IPv6 addresses',
+    body: CreateLoadBalancerBodySchema,
+    response: LoadBalancerSchema,
+    handler: (ctx, request) => loadbalancers.createLoadBalancer(ctx, request.body),
+  })
 
-  app.put(
-    '/loadbalancers/:loadbalancerId',
-    route(
-      write,
-      {
-        operationId: 'updateLoadBalancer',
-        summary: "Change a load balancer's label, connection throttle or tags",
-        tags,
-        params: LoadBalancerParamsSchema,
-        body: UpdateLoadBalancerBodySchema,
-      },
-      LoadBalancerSchema,
-    ),
-    async (request) =>
-      loadbalancers.updateLoadBalancer(contextOf(request), ids(request.params), request.body),
-  )
+  api.put('/loadbalancers/:loadbalancerId', {
+    auth: write,
+    operationId: 'updateLoadBalancer',
+    summary: "Change a load balancer's label, connection throttle or tags",
+    params: LoadBalancerParams,
+    body: UpdateLoadBalancerBodySchema,
+    response: LoadBalancerSchema,
+    handler: (ctx, request) => loadbalancers.updateLoadBalancer(ctx, request.ids, request.body),
+  })
 
-  app.delete(
-    '/loadbalancers/:loadbalancerId',
-    route(
-      write,
-      {
-        operationId: 'deleteLoadBalancer',
-        summary: 'Delete a load balancer',
-        tags,
-        params: LoadBalancerParamsSchema,
-      },
-      EmptyObjectSchema,
-    ),
-    async (request) => {
-      await loadbalancers.deleteLoadBalancer(contextOf(request), ids(request.params))
-      return {}
-    },
-  )
-}
+  api.delete('/loadbalancers/:loadbalancerId', {
+    auth: write,
+    operationId: 'deleteLoadBalancer',
+    summary: 'Delete a load balancer',
+    params: LoadBalancerParams,
+    handler: (ctx, request) => loadbalancers.deleteLoadBalancer(ctx, request.ids),
+  })
+})

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox'
-import { IdParamSchema, Nullable, Page, TimestampSchema } from '../../common/schemas.ts'
+import { idParams } from '../../common/id-params.ts'
+import { Nullable, Page, TimestampSchema } from '../../common/schemas.ts'
 
 /** The load balancer in the key order the real API returns it at 4.174.0. */
 export const LoadBalancerSchema = Type.Object({
@@ -53,4 +54,4 @@ export const UpdateLoadBalancerBodySchema = Type.Object({
 })
 export type UpdateLoadBalancerBody = Static<typeof UpdateLoadBalancerBodySchema>
 
-export const LoadBalancerParamsSchema = Type.Object({ loadbalancerId: IdParamSchema })
+export const LoadBalancerParams = idParams('loadbalancerId')

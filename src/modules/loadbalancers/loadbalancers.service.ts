@@ -1,17 +1,13 @@
 import { inContextTransaction, type RequestContext } from '../../common/context.ts'
-import { badRequest, ErrorCollector, notFound } from '../../common/errors.ts'
+import { badRequest, ErrorCollector } from '../../common/errors.ts'
 import { type ListQuery, mapPage } from '../../common/pagination.ts'
 import type { PageResult } from '../../common/schemas.ts'
 import { nowTimestamp } from '../../common/time.ts'
 import { isUniqueViolation } from '../../db/dialects/dialect.ts'
 import { allocatePublicAddresses, releasePublicAddresses } from '../compute/instances/instances.service.ts'
 import { recordEvents } from '../events/events.service.ts'
-import {
-  assertEntityGrant,
-  assertGlobalGrant,
-  grantedListScope,
-  grantToCreator,
-} from '../grants/authorize.ts'
+import { assertGlobalGrant, grantedListScope, grantToCreator } from '../grants/authorize.ts'
+import { accessAccountEntity } from '../grants/entity-access.ts'
 import type { Permission } from '../grants/grant-types.ts'
 import { deleteEntityGrants } from '../grants/grants.service.ts'
 import { checkRegionOffers } from '../regions/region-capabilities.ts'
@@ -64,12 +60,9 @@ export async function accessLoadBalancer(
   { loadbalancerId }: LoadBalancerIds,
   permission: Permission,
 ): Promise<LoadBalancerRow> {
-  const row = await repo.findAccountLoadBalancer(ctx.db, ctx.actor.accountId, loadbalancerId, {
-    lock: permission === 'read_write',
-  })
-  if (row === undefined) throw notFound()
-  await assertEntityGrant(ctx.db, ctx.actor, 'loadbalancer', row.id, permission)
-  return row
+  return accessAccountEntity(ctx, 'loadbalancer', permission, (options) =>
+    repo.findAccountLoadBalancer(ctx.db, ctx.actor.accountId, loadbalancerId, options),
+  )
 }
 
 /** The DNS name of a load balancer's public IPv4 address in its region. */
@@ -157,7 +150,6 @@ export async function deleteLoadBalancer(ctx: RequestContext, ids: LoadBalancerI
   await inContextTransaction(ctx, async (tx) => {
     const row = await accessLoadBalancer(tx, ids, 'read_write')
     await repo.deleteLoadBalancer(tx.db, row.id)
-    await releasePublicAddresses(tx.db, row.region, row.ipv4)
     await releasePublicAddresses(tx.db, row.region, row.ipv4)
     await deleteEntityGrants(tx.db, 'loadbalancer', row.id)
     await recordEvents(tx.db, [

@@ -1,18 +1,13 @@
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely'
+import type { Insertable, Selectable, Updateable } from 'kysely'
+import type { AccountOwned, Tagged, Timestamps } from '../../db/columns.ts'
 
-export interface LoadBalancerTable {
-  id: Generated<number>
-  account_id: number
+export interface LoadBalancerTable extends AccountOwned, Tagged, Timestamps {
   label: string
   region: string
   hostname: string
   ipv4: string
   ipv6: string
   client_conn_throttle: number
-  /** JSON array of tags. */
-  tags: string
-  created: string
-  updated: string
 }
 
 export type LoadBalancerRow = Selectable<LoadBalancerTable>

@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { randomBytes } from '../../common/random.ts'
 import { CSRF_COOKIE, readCookie, setCookie } from './cookies.ts'
 
 /**

@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { randomBytes } from '../../common/random.ts'
 import { addSeconds, nowTimestamp } from '../../common/time.ts'
 import { hashTokenSecret } from '../auth/token-secret.ts'
 import type { UserRow } from '../users/users.table.ts'

@@ -154,7 +154,7 @@ export function oauthModel(db: Db, clock: Clock, checkSecret: boolean) {
   }
 
   async function saveToken(
-    token: Pick<OAuth2Server.Token, 'scope'>,
+    token: Pick<OAuth2Server.Token, 'accessToken' | 'refreshToken' | 'scope'>,
     client: ModelClient,
     user: ModelUser,
   ): Promise<OAuth2Server.Token> {
@@ -162,7 +162,7 @@ export function oauthModel(db: Db, clock: Clock, checkSecret: boolean) {
     if (appId === undefined) throw new Error('an OAuth token needs its authorized app')
     const now = nowTimestamp(clock)
     const scopes = (token.scope ?? []).join(' ')
-    const refreshToken = generateTokenSecret()
+    const refreshToken = token.refreshToken ?? generateTokenSecret()
     const refreshExpiry = addSeconds(now, REFRESH_TOKEN_SECONDS)
     const accessExpiry = addSeconds(now, ACCESS_TOKEN_SECONDS)
     const issued = await inTransaction(db, async (trx) => {
@@ -173,6 +173,7 @@ export function oauthModel(db: Db, clock: Clock, checkSecret: boolean) {
         created: now,
         expiry: accessExpiry,
         authorizedAppId: appId,
+        secret: token.accessToken,
       })
       await repo.insertRefreshToken(trx, {
         token_hash: hashTokenSecret(refreshToken),
@@ -220,8 +221,19 @@ export function oauthModel(db: Db, clock: Clock, checkSecret: boolean) {
     return false as const
   }
 
-  /** Codes get 256 random bits, like tokens; only their hash is stored. */
+  /**
+   * Codes and tokens get 256 random bits from the server's random source (so a seeded run repeats
+   * them; the library's own generator would draw from the operating system); only hashes are stored.
+   */
   async function generateAuthorizationCode() {
+    return generateTokenSecret()
+  }
+
+  async function generateAccessToken() {
+    return generateTokenSecret()
+  }
+
+  async function generateRefreshToken() {
     return generateTokenSecret()
   }
 
@@ -236,5 +248,7 @@ export function oauthModel(db: Db, clock: Clock, checkSecret: boolean) {
     revokeToken,
     getAccessToken,
     generateAuthorizationCode,
+    generateAccessToken,
+    generateRefreshToken,
   }
 }

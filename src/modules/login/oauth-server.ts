@@ -1,5 +1,6 @@
-import OAuth2Server from '@node-oauth/oauth2-server'
+import type OAuth2Server from '@node-oauth/oauth2-server'
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { lazyModule } from '../../startup/lazy-module.ts'
 import {
   ACCESS_TOKEN_SECONDS,
   CODE_SECONDS,
@@ -7,6 +8,9 @@ import {
   oauthModel,
   REFRESH_TOKEN_SECONDS,
 } from './oauth-model.ts'
+
+/** Only the login host's OAuth endpoints use the library: loaded by the first, not at start-up. */
+const oauthLibrary = lazyModule<typeof OAuth2Server>('@node-oauth/oauth2-server')
 
 /**
  * The OAuth 2.0 protocol is @node-oauth/oauth2-server's: code issuance, the token endpoint's
@@ -29,7 +33,7 @@ function libraryRequest(request: FastifyRequest, body: Record<string, string>): 
   for (const [name, value] of Object.entries(request.headers)) {
     if (typeof value === 'string') headers[name] = value
   }
-  return new OAuth2Server.Request({ headers, method: request.method, query: {}, body })
+  return new (oauthLibrary().Request)({ headers, method: request.method, query: {}, body })
 }
 
 function sendLibraryResponse(reply: FastifyReply, response: OAuth2Server.Response): FastifyReply {
@@ -48,8 +52,8 @@ export async function issueCode(
   user: ModelUser,
 ): Promise<FastifyReply> {
   const { db, clock } = request.server
-  const server = new OAuth2Server({ ...OPTIONS, model: oauthModel(db, clock, false) })
-  const response = new OAuth2Server.Response()
+  const server = new (oauthLibrary())({ ...OPTIONS, model: oauthModel(db, clock, false) })
+  const response = new (oauthLibrary().Response)()
   try {
     await server.authorize(libraryRequest(request, params), response, {
       authenticateHandler: { handle: () => user },
@@ -69,12 +73,12 @@ export async function tokenEndpoint(
   body: Record<string, string>,
 ): Promise<FastifyReply> {
   const { db, clock } = request.server
-  const server = new OAuth2Server({ ...OPTIONS, model: oauthModel(db, clock, true) })
-  const response = new OAuth2Server.Response()
+  const server = new (oauthLibrary())({ ...OPTIONS, model: oauthModel(db, clock, true) })
+  const response = new (oauthLibrary().Response)()
   try {
     await server.token(libraryRequest(request, body), response)
   } catch (error) {
-    if (!(error instanceof OAuth2Server.OAuthError) || error.code >= 500)
+    if (!(error instanceof oauthLibrary().OAuthError) || error.code >= 500)
       request.log.error({ err: error }, 'token request failed')
   }
   return sendLibraryResponse(reply, redirectMismatchAsInvalidGrant(response))

@@ -1,4 +1,5 @@
-import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto'
+import { type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto'
+import { randomBytes } from '../../common/random.ts'
 
 /**
  * Password hashing with node:crypto's scrypt (memory-hard, no native dependency). The stored form

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto'
+import { randomBytes } from '../../common/random.ts'
 import { generateTokenSecret, hashTokenSecret, sameDigest } from '../auth/token-secret.ts'
 
 /** What every read shows instead of the secret, as the real API does. */

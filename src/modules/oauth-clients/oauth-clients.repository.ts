@@ -1,60 +1,39 @@
-import { pageOfFilteredList } from '../../common/filtered-list.ts'
+import { filterFields } from '../../common/filter-columns.ts'
 import type { ListQuery } from '../../common/pagination.ts'
-import type { PageResult } from '../../common/schemas.ts'
-import type { FilterSpec } from '../../common/x-filter.ts'
 import type { Db } from '../../db/connect.ts'
+import { deleteRows, findRow, insertRow, pageOfRows, updateRow } from '../../db/rows.ts'
 import type { OAuthClientRow } from './oauth-clients.table.ts'
 
 /** Filterable client fields of the real API: `label` and `public`. */
-export const OAUTH_CLIENT_FILTERS: FilterSpec = {
-  label: { column: 'oauth_clients.label', type: 'string' },
-  public: { column: 'oauth_clients.public', type: 'boolean' },
-}
+export const OAUTH_CLIENT_FILTERS = filterFields(
+  { string: ['label'], boolean: ['public'] },
+  { column: (field) => `oauth_clients.${field}` },
+)
 
-export async function listAccountClients(
-  db: Db,
-  accountId: number,
-  list: ListQuery,
-): Promise<PageResult<OAuthClientRow>> {
-  const query = db.selectFrom('oauth_clients').selectAll().where('account_id', '=', accountId)
+export function listAccountClients(db: Db, accountId: number, list: ListQuery) {
   const unique = ['oauth_clients.created', 'oauth_clients.id']
-  return pageOfFilteredList(db, query, { spec: OAUTH_CLIENT_FILTERS, unique }, list)
+  return pageOfRows(
+    db,
+    'oauth_clients',
+    { account_id: accountId },
+    { spec: OAUTH_CLIENT_FILTERS, unique },
+    list,
+  )
 }
 
-export async function findAccountClient(
-  db: Db,
-  accountId: number,
-  id: string,
-): Promise<OAuthClientRow | undefined> {
-  return db
-    .selectFrom('oauth_clients')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where('id', '=', id)
-    .executeTakeFirst()
-}
+export const findAccountClient = (db: Db, accountId: number, id: string) =>
+  findRow(db, 'oauth_clients', { account_id: accountId, id })
 
 /** Any account's client: the login pages serve every account's users. */
-export async function findClient(db: Db, id: string): Promise<OAuthClientRow | undefined> {
-  return db.selectFrom('oauth_clients').selectAll().where('id', '=', id).executeTakeFirst()
-}
+export const findClient = (db: Db, id: string) => findRow(db, 'oauth_clients', { id })
 
-export async function insertClient(db: Db, row: OAuthClientRow): Promise<OAuthClientRow> {
-  return db.insertInto('oauth_clients').values(row).returningAll().executeTakeFirstOrThrow()
-}
+export const insertClient = (db: Db, row: OAuthClientRow) => insertRow(db, 'oauth_clients', row)
 
-export async function updateClient(
-  db: Db,
-  id: string,
-  values: Partial<Pick<OAuthClientRow, 'label' | 'redirect_uri' | 'public' | 'secret_hash'>>,
-): Promise<OAuthClientRow> {
-  return db
-    .updateTable('oauth_clients')
-    .set(values)
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirstOrThrow()
-}
+/** The fields a client's owner may change. */
+type ClientChanges = Partial<Pick<OAuthClientRow, 'label' | 'redirect_uri' | 'public' | 'secret_hash'>>
+
+export const updateClient = (db: Db, id: string, values: ClientChanges) =>
+  updateRow(db, 'oauth_clients', { id }, values)
 
 /**
  * The client, every app users authorized for it and those apps' tokens: its tokens stop working
@@ -63,6 +42,6 @@ export async function updateClient(
 export async function deleteClient(db: Db, id: string): Promise<void> {
   const apps = db.selectFrom('authorized_apps').select('id').where('client_id', '=', id)
   await db.deleteFrom('tokens').where('authorized_app_id', 'in', apps).execute()
-  await db.deleteFrom('authorized_apps').where('client_id', '=', id).execute()
-  await db.deleteFrom('oauth_clients').where('id', '=', id).execute()
+  await deleteRows(db, 'authorized_apps', { client_id: id })
+  await deleteRows(db, 'oauth_clients', { id })
 }

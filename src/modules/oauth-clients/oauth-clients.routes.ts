@@ -1,6 +1,5 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { categoryAuth, listInput, listRoute, route } from '../../common/route-schemas.ts'
-import { EmptyObjectSchema } from '../../common/schemas.ts'
+import { categoryAuth } from '../../common/route-schemas.ts'
+import { routeModule } from '../../common/route-table.ts'
 import { contextOf } from '../../plugins/request-context.ts'
 import {
   CreateOAuthClientBodySchema,
@@ -11,93 +10,62 @@ import {
 } from './oauth-clients.schemas.ts'
 import * as clients from './oauth-clients.service.ts'
 
-const tags = ['Account OAuth clients']
 const { read, write } = categoryAuth('account')
 
-export const oauthClientsRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get(
-    '/account/oauth-clients',
-    listRoute(
-      read,
-      { operationId: 'getClients', summary: "List the account's OAuth clients", tags },
-      OAuthClientPageSchema,
-    ),
-    async (request) => clients.listOAuthClients(contextOf(request), listInput(request)),
-  )
+export const oauthClientsRoutes = routeModule(
+  { tags: ['Account OAuth clients'], context: contextOf },
+  (api) => {
+    api.getList('/account/oauth-clients', {
+      auth: read,
+      operationId: 'getClients',
+      summary: "List the account's OAuth clients",
+      response: OAuthClientPageSchema,
+      handler: (ctx, request) => clients.listOAuthClients(ctx, request.list),
+    })
 
-  app.post(
-    '/account/oauth-clients',
-    route(
-      write,
-      {
-        operationId: 'createClient',
-        summary: 'Register an OAuth client; the answer holds its secret, shown this once',
-        tags,
-        body: CreateOAuthClientBodySchema,
-      },
-      OAuthClientSchema,
-    ),
-    async (request) => clients.createOAuthClient(contextOf(request), request.body),
-  )
+    api.post('/account/oauth-clients', {
+      auth: write,
+      operationId: 'createClient',
+      summary: 'Register an OAuth client; the answer holds its secret, shown this once',
+      body: CreateOAuthClientBodySchema,
+      response: OAuthClientSchema,
+      handler: (ctx, request) => clients.createOAuthClient(ctx, request.body),
+    })
 
-  app.get(
-    '/account/oauth-clients/:clientId',
-    route(
-      read,
-      { operationId: 'getClient', summary: 'View an OAuth client', tags, params: OAuthClientParamsSchema },
-      OAuthClientSchema,
-    ),
-    async (request) => clients.getOAuthClient(contextOf(request), { clientId: request.params.clientId }),
-  )
+    api.get('/account/oauth-clients/:clientId', {
+      auth: read,
+      operationId: 'getClient',
+      summary: 'View an OAuth client',
+      params: OAuthClientParamsSchema,
+      response: OAuthClientSchema,
+      handler: (ctx, request) => clients.getOAuthClient(ctx, request.params),
+    })
 
-  app.put(
-    '/account/oauth-clients/:clientId',
-    route(
-      write,
-      {
-        operationId: 'updateClient',
-        summary: "Change an OAuth client's label, redirect URI or kind",
-        tags,
-        params: OAuthClientParamsSchema,
-        body: UpdateOAuthClientBodySchema,
-      },
-      OAuthClientSchema,
-    ),
-    async (request) =>
-      clients.updateOAuthClient(contextOf(request), { clientId: request.params.clientId }, request.body),
-  )
+    api.put('/account/oauth-clients/:clientId', {
+      auth: write,
+      operationId: 'updateClient',
+      summary: "Change an OAuth client's label, redirect URI or kind",
+      params: OAuthClientParamsSchema,
+      body: UpdateOAuthClientBodySchema,
+      response: OAuthClientSchema,
+      handler: (ctx, request) => clients.updateOAuthClient(ctx, request.params, request.body),
+    })
 
-  app.delete(
-    '/account/oauth-clients/:clientId',
-    route(
-      write,
-      {
-        operationId: 'deleteClient',
-        summary: 'Delete an OAuth client; every token users gave it stops working',
-        tags,
-        params: OAuthClientParamsSchema,
-      },
-      EmptyObjectSchema,
-    ),
-    async (request) => {
-      await clients.deleteOAuthClient(contextOf(request), { clientId: request.params.clientId })
-      return {}
-    },
-  )
+    api.delete('/account/oauth-clients/:clientId', {
+      auth: write,
+      operationId: 'deleteClient',
+      summary: 'Delete an OAuth client; every token users gave it stops working',
+      params: OAuthClientParamsSchema,
+      handler: (ctx, request) => clients.deleteOAuthClient(ctx, request.params),
+    })
 
-  app.post(
-    '/account/oauth-clients/:clientId/reset-secret',
-    route(
-      write,
-      {
-        operationId: 'resetClientSecret',
-        summary: 'Replace the secret of an OAuth client; the new one is shown this once',
-        tags,
-        params: OAuthClientParamsSchema,
-      },
-      OAuthClientSchema,
-    ),
-    async (request) =>
-      clients.resetOAuthClientSecret(contextOf(request), { clientId: request.params.clientId }),
-  )
-}
+    api.post('/account/oauth-clients/:clientId/reset-secret', {
+      auth: write,
+      operationId: 'resetClientSecret',
+      summary: 'Replace the secret of an OAuth client; the new one is shown this once',
+      params: OAuthClientParamsSchema,
+      response: OAuthClientSchema,
+      handler: (ctx, request) => clients.resetOAuthClientSecret(ctx, request.params),
+    })
+  },
+)

@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
+import { randomBytes } from '../../common/random.ts'
 import { DEFAULT_PHONE_SEND_LIMITS, type PhoneSendLimits } from './phone/phone-send-limits.ts'
 import { LogPhoneCodeSender, type PhoneCodeSender } from './phone/phone-senders.ts'
 import { SecretBox } from './secrets/secret-box.ts'
@@ -17,7 +17,7 @@ declare module 'fastify' {
 }
 
 export interface ProfilePluginOptions {
-  /** 32 bytes; without one (tests, throwaway apps) a random key lives as long as the app. */
+  /** 32 bytes; without one (tests, throwaway apps) a random key (seeded if the run is) lives as long as the app. */
   secretKey?: Buffer | undefined
   /** Without one, codes go to the server log. */
   phoneSender?: PhoneCodeSender | undefined

@@ -1,5 +1,4 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { route } from '../../common/route-schemas.ts'
+import { routeModule } from '../../common/route-table.ts'
 import { contextOf } from '../../plugins/request-context.ts'
 import { appsRoutes } from './apps/apps.routes.ts'
 import { devicesRoutes } from './devices/devices.routes.ts'
@@ -16,31 +15,23 @@ import { tokensRoutes } from './tokens/tokens.routes.ts'
 import { twoFactorRoutes } from './two-factor/two-factor.routes.ts'
 
 /** The whole /profile area: the profile itself here, each sub-resource in its own folder. */
-export const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get(
-    '/profile',
-    route(
-      {},
-      { operationId: 'getProfile', summary: "View the acting user's profile (any token)", tags },
-      ProfileSchema,
-    ),
-    async (request) => toProfile(contextOf(request).actor.user),
-  )
+export const profileRoutes = routeModule({ tags, context: contextOf }, async (api, app) => {
+  api.get('/profile', {
+    auth: {},
+    operationId: 'getProfile',
+    summary: "View the acting user's profile (any token)",
+    response: ProfileSchema,
+    handler: async (ctx) => toProfile(ctx.actor.user),
+  })
 
-  app.put(
-    '/profile',
-    route(
-      profileWrite,
-      {
-        operationId: 'updateProfile',
-        summary: 'Change your email, timezone, notifications, shell settings and authorized keys',
-        tags,
-        body: UpdateProfileBodySchema,
-      },
-      ProfileSchema,
-    ),
-    async (request) => updateProfile(contextOf(request), request.body),
-  )
+  api.put('/profile', {
+    auth: profileWrite,
+    operationId: 'updateProfile',
+    summary: 'Change your email, timezone, notifications, shell settings and authorized keys',
+    body: UpdateProfileBodySchema,
+    response: ProfileSchema,
+    handler: (ctx, request) => updateProfile(ctx, request.body),
+  })
 
   await app.register(appsRoutes)
   await app.register(devicesRoutes)
@@ -52,4 +43,4 @@ export const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(sshKeysRoutes)
   await app.register(tokensRoutes)
   await app.register(twoFactorRoutes)
-}
+})

@@ -1,10 +1,12 @@
-import { listStatements, type PageRequest, paginate, paginateQuery } from '../../common/pagination.ts'
+import { filterFields } from '../../common/filter-columns.ts'
+import { listStatements, type PageRequest, paginate } from '../../common/pagination.ts'
 import type { PageResult } from '../../common/schemas.ts'
 import type { FilterSpec } from '../../common/x-filter.ts'
 import type { Db } from '../../db/connect.ts'
 import { dialectOf } from '../../db/dialects/dialect.ts'
-import { listCriteria } from '../../db/list-criteria.ts'
+import { listCriteria, pageByCriteria } from '../../db/list-criteria.ts'
 import { defineShaped } from '../../db/prepared.ts'
+import { findRow, rowsOf } from '../../db/rows.ts'
 import type { RegionAvailabilityRow, RegionRow } from './regions.table.ts'
 
 /**
@@ -13,11 +15,7 @@ import type { RegionAvailabilityRow, RegionRow } from './regions.table.ts'
  * `Cannot filter on <field>`.
  */
 export const REGION_FILTERS: FilterSpec = {}
-export const AVAILABILITY_FILTERS: FilterSpec = {
-  region: { column: 'region', type: 'string' },
-  plan: { column: 'plan', type: 'string' },
-  available: { column: 'available', type: 'boolean' },
-}
+export const AVAILABILITY_FILTERS = filterFields({ string: ['region', 'plan'], boolean: ['available'] })
 
 /** The region list: public and read on every client's start-up, so prepared once per filter. */
 const regionListStatements = defineShaped('region list', (db, shape: { filter: string | null }, dialect) => {
@@ -41,35 +39,17 @@ export async function listRegions(
   return paginate(db, regionListStatements(db, { filter: filter ?? null }), {}, page)
 }
 
-export async function findRegion(db: Db, id: string): Promise<RegionRow | undefined> {
-  return db.selectFrom('regions').selectAll().where('id', '=', id).executeTakeFirst()
-}
+export const findRegion = (db: Db, id: string) => findRow(db, 'regions', { id })
 
 /** Catalogue order after the filter's own. */
-export async function listAvailability(
-  db: Db,
-  filter: string | undefined,
-  page: PageRequest,
-): Promise<PageResult<RegionAvailabilityRow>> {
-  const { where, order } = listCriteria({
-    filter,
-    spec: AVAILABILITY_FILTERS,
-    dialect: dialectOf(db),
-    order: { unique: 'position', uniqueFollowsFilter: false },
-  })
-  let query = db.selectFrom('region_availability').selectAll()
-  if (where) query = query.where(where)
-  return paginateQuery(db, query, order, page)
+export function listAvailability(db: Db, filter: string | undefined, page: PageRequest) {
+  const order = { unique: 'position', uniqueFollowsFilter: false }
+  const criteria = listCriteria({ filter, spec: AVAILABILITY_FILTERS, dialect: dialectOf(db), order })
+  return pageByCriteria(db, db.selectFrom('region_availability').selectAll(), criteria, page)
 }
 
-export async function listRegionAvailability(db: Db, region: string): Promise<RegionAvailabilityRow[]> {
-  return db
-    .selectFrom('region_availability')
-    .selectAll()
-    .where('region', '=', region)
-    .orderBy('position')
-    .execute()
-}
+export const listRegionAvailability = (db: Db, region: string): Promise<RegionAvailabilityRow[]> =>
+  rowsOf(db, 'region_availability', { region }).orderBy('position').execute()
 
 /** An operator marks a region `outage` or back `ok`; the catalogue sync never overwrites it. */
 export async function setRegionStatus(db: Db, id: string, status: 'ok' | 'outage'): Promise<boolean> {

@@ -1,6 +1,5 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { listInput, listRoute, route } from '../../common/route-schemas.ts'
+import { routeModule } from '../../common/route-table.ts'
 import { publicContextOf } from '../../plugins/request-context.ts'
 import {
   RegionAvailabilityPageSchema,
@@ -11,53 +10,40 @@ import {
 } from './regions.schemas.ts'
 import * as regions from './regions.service.ts'
 
-const tags = ['Regions']
 const auth = { public: true }
 
-export const regionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get(
-    '/regions',
-    listRoute(auth, { operationId: 'getRegions', summary: 'List regions', tags }, RegionPageSchema),
-    async (request) => regions.listRegions(publicContextOf(request), listInput(request)),
-  )
+export const regionsRoutes = routeModule({ tags: ['Regions'], context: publicContextOf }, (api) => {
+  api.getList('/regions', {
+    auth,
+    operationId: 'getRegions',
+    summary: 'List regions',
+    response: RegionPageSchema,
+    handler: (ctx, request) => regions.listRegions(ctx, request.list),
+  })
 
-  app.get(
-    '/regions/availability',
-    listRoute(
-      auth,
-      {
-        operationId: 'getRegionsAvailability',
-        summary: 'List availability of premium and GPU plans in every region',
-        tags,
-      },
-      RegionAvailabilityPageSchema,
-    ),
-    async (request) => regions.listAvailability(publicContextOf(request), listInput(request)),
-  )
+  api.getList('/regions/availability', {
+    auth,
+    operationId: 'getRegionsAvailability',
+    summary: 'List availability of premium and GPU plans in every region',
+    response: RegionAvailabilityPageSchema,
+    handler: (ctx, request) => regions.listAvailability(ctx, request.list),
+  })
 
-  app.get(
-    '/regions/:regionId',
-    route(
-      auth,
-      { operationId: 'getRegion', summary: 'View a region', tags, params: RegionParamsSchema },
-      RegionSchema,
-    ),
-    async (request) => regions.getRegion(publicContextOf(request), { regionId: request.params.regionId }),
-  )
+  api.get('/regions/:regionId', {
+    auth,
+    operationId: 'getRegion',
+    summary: 'View a region',
+    params: RegionParamsSchema,
+    response: RegionSchema,
+    handler: (ctx, request) => regions.getRegion(ctx, request.params),
+  })
 
-  app.get(
-    '/regions/:regionId/availability',
-    route(
-      auth,
-      {
-        operationId: 'getRegionAvailability',
-        summary: "View a region's plan availability (a bare array)",
-        tags,
-        params: RegionParamsSchema,
-      },
-      Type.Array(RegionAvailabilitySchema),
-    ),
-    async (request) =>
-      regions.getRegionAvailability(publicContextOf(request), { regionId: request.params.regionId }),
-  )
-}
+  api.get('/regions/:regionId/availability', {
+    auth,
+    operationId: 'getRegionAvailability',
+    summary: "View a region's plan availability (a bare array)",
+    params: RegionParamsSchema,
+    response: Type.Array(RegionAvailabilitySchema),
+    handler: (ctx, request) => regions.getRegionAvailability(ctx, request.params),
+  })
+})

@@ -1,7 +1,7 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { parsePageQuery } from '../../common/pagination.ts'
-import { categoryAuth, route } from '../../common/route-schemas.ts'
-import { EmptyObjectSchema, PageQuerySchema } from '../../common/schemas.ts'
+import { categoryAuth } from '../../common/route-schemas.ts'
+import { routeModule } from '../../common/route-table.ts'
+import { PageQuerySchema } from '../../common/schemas.ts'
 import { contextOf } from '../../plugins/request-context.ts'
 import {
   CreateUserBodySchema,
@@ -12,78 +12,53 @@ import {
 } from './users.schemas.ts'
 import * as users from './users.service.ts'
 
-const tags = ['Account users']
 const { read, write } = categoryAuth('account')
 
 /** The account's users (unrestricted users only), so restricted users can be set up through the API. */
-export const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get(
-    '/account/users',
-    route(
-      read,
-      { operationId: 'getUsers', summary: "List the account's users", tags, querystring: PageQuerySchema },
-      UserPageSchema,
-    ),
-    async (request) => users.listUsers(contextOf(request), { page: parsePageQuery(request.query) }),
-  )
+export const usersRoutes = routeModule({ tags: ['Account users'], context: contextOf }, (api) => {
+  // Paged but not filterable: no X-Filter header.
+  api.get('/account/users', {
+    auth: read,
+    operationId: 'getUsers',
+    summary: "List the account's users",
+    querystring: PageQuerySchema,
+    response: UserPageSchema,
+    handler: (ctx, request) => users.listUsers(ctx, { page: parsePageQuery(request.query) }),
+  })
 
-  app.get(
-    '/account/users/:username',
-    route(
-      read,
-      { operationId: 'getUser', summary: 'View a user', tags, params: UsernameParamsSchema },
-      UserSchema,
-    ),
-    async (request) => users.getUser(contextOf(request), { username: request.params.username }),
-  )
+  api.get('/account/users/:username', {
+    auth: read,
+    operationId: 'getUser',
+    summary: 'View a user',
+    params: UsernameParamsSchema,
+    response: UserSchema,
+    handler: (ctx, request) => users.getUser(ctx, request.params),
+  })
 
-  app.post(
-    '/account/users',
-    route(
-      write,
-      {
-        operationId: 'createUser',
-        summary: 'Add a user to the account; a restricted user starts with no grants',
-        tags,
-        body: CreateUserBodySchema,
-      },
-      UserSchema,
-    ),
-    async (request) => users.createUser(contextOf(request), request.body),
-  )
+  api.post('/account/users', {
+    auth: write,
+    operationId: 'createUser',
+    summary: 'Add a user to the account; a restricted user starts with no grants',
+    body: CreateUserBodySchema,
+    response: UserSchema,
+    handler: (ctx, request) => users.createUser(ctx, request.body),
+  })
 
-  app.put(
-    '/account/users/:username',
-    route(
-      write,
-      {
-        operationId: 'updateUser',
-        summary: "Change a user's username, email or restricted flag",
-        tags,
-        params: UsernameParamsSchema,
-        body: UpdateUserBodySchema,
-      },
-      UserSchema,
-    ),
-    async (request) =>
-      users.updateUser(contextOf(request), { username: request.params.username }, request.body),
-  )
+  api.put('/account/users/:username', {
+    auth: write,
+    operationId: 'updateUser',
+    summary: "Change a user's username, email or restricted flag",
+    params: UsernameParamsSchema,
+    body: UpdateUserBodySchema,
+    response: UserSchema,
+    handler: (ctx, request) => users.updateUser(ctx, request.params, request.body),
+  })
 
-  app.delete(
-    '/account/users/:username',
-    route(
-      write,
-      {
-        operationId: 'deleteUser',
-        summary: 'Delete a user and revoke their tokens',
-        tags,
-        params: UsernameParamsSchema,
-      },
-      EmptyObjectSchema,
-    ),
-    async (request) => {
-      await users.deleteUser(contextOf(request), { username: request.params.username })
-      return {}
-    },
-  )
-}
+  api.delete('/account/users/:username', {
+    auth: write,
+    operationId: 'deleteUser',
+    summary: 'Delete a user and revoke their tokens',
+    params: UsernameParamsSchema,
+    handler: (ctx, request) => users.deleteUser(ctx, request.params),
+  })
+})

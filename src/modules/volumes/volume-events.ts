@@ -1,5 +1,6 @@
 import { instanceEntity } from '../compute/compute-events.ts'
 import { buildEvent, type EventParts, type EventSource } from '../events/event-builder.ts'
+import { aboutGrantedEntity, grantedEntity } from '../grants/granted-entity.ts'
 import type { VolumeRow } from './volumes.table.ts'
 
 type VolumeRef = Pick<VolumeRow, 'id' | 'label'>
@@ -12,12 +13,7 @@ export type VolumeAction =
   | 'volume_detach'
   | 'volume_resize'
 
-export const volumeEntity = (volume: VolumeRef) => ({
-  type: 'volume',
-  id: volume.id,
-  label: volume.label,
-  url: `/v4/volumes/${volume.id}`,
-})
+export const volumeEntity = (volume: VolumeRef) => grantedEntity('volume', '/v4/volumes', volume)
 
 /**
  * `volume_*` events name the volume (and, for attach and detach, the instance as secondary
@@ -37,8 +33,7 @@ export function volumeEvent(
     source,
     action,
     {
-      entity: volumeEntity(volume),
-      grant: { type: 'volume', id: volume.id },
+      ...aboutGrantedEntity(volumeEntity(volume)),
       ...(instance && { secondary: { ...instanceEntity(instance), id: instance.id } }),
       ...rest,
     },

@@ -1,7 +1,5 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { parseId } from '../../common/ids.ts'
-import { categoryAuth, listInput, listRoute, route } from '../../common/route-schemas.ts'
-import { EmptyObjectSchema } from '../../common/schemas.ts'
+import { categoryAuth } from '../../common/route-schemas.ts'
+import { routeModule } from '../../common/route-table.ts'
 import { contextOf } from '../../plugins/request-context.ts'
 import {
   AttachVolumeBodySchema,
@@ -9,123 +7,83 @@ import {
   ResizeVolumeBodySchema,
   UpdateVolumeBodySchema,
   VolumePageSchema,
-  VolumeParamsSchema,
+  VolumeParams,
   VolumeSchema,
 } from './volumes.schemas.ts'
 import * as volumes from './volumes.service.ts'
 
-const tags = ['Volumes']
 const { read, write } = categoryAuth('volumes')
-const ids = (params: { volumeId: string }) => ({ volumeId: parseId(params.volumeId) })
 
-export const volumesRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get(
-    '/volumes',
-    listRoute(read, { operationId: 'getVolumes', summary: 'List volumes', tags }, VolumePageSchema),
-    async (request) => volumes.listVolumes(contextOf(request), listInput(request)),
-  )
+export const volumesRoutes = routeModule({ tags: ['Volumes'], context: contextOf }, (api) => {
+  api.getList('/volumes', {
+    auth: read,
+    operationId: 'getVolumes',
+    summary: 'List volumes',
+    response: VolumePageSchema,
+    handler: (ctx, request) => volumes.listVolumes(ctx, request.list),
+  })
 
-  app.get(
-    '/volumes/:volumeId',
-    route(
-      read,
-      { operationId: 'getVolume', summary: 'View a volume', tags, params: VolumeParamsSchema },
-      VolumeSchema,
-    ),
-    async (request) => volumes.getVolume(contextOf(request), ids(request.params)),
-  )
+  api.get('/volumes/:volumeId', {
+    auth: read,
+    operationId: 'getVolume',
+    summary: 'View a volume',
+    params: VolumeParams,
+    response: VolumeSchema,
+    handler: (ctx, request) => volumes.getVolume(ctx, request.ids),
+  })
 
-  app.post(
-    '/volumes',
-    route(
-      write,
-      {
-        operationId: 'createVolume',
-        summary: 'Create a volume in a region, or attached to an instance',
-        tags,
-        body: CreateVolumeBodySchema,
-      },
-      VolumeSchema,
-    ),
-    async (request) => volumes.createVolume(contextOf(request), request.body),
-  )
+  api.post('/volumes', {
+    auth: write,
+    operationId: 'createVolume',
+    summary: 'Create a volume in a region, or attached to an instance',
+    body: CreateVolumeBodySchema,
+    response: VolumeSchema,
+    handler: (ctx, request) => volumes.createVolume(ctx, request.body),
+  })
 
-  app.put(
-    '/volumes/:volumeId',
-    route(
-      write,
-      {
-        operationId: 'updateVolume',
-        summary: "Change a volume's label or tags",
-        tags,
-        params: VolumeParamsSchema,
-        body: UpdateVolumeBodySchema,
-      },
-      VolumeSchema,
-    ),
-    async (request) => volumes.updateVolume(contextOf(request), ids(request.params), request.body),
-  )
+  api.put('/volumes/:volumeId', {
+    auth: write,
+    operationId: 'updateVolume',
+    summary: "Change a volume's label or tags",
+    params: VolumeParams,
+    body: UpdateVolumeBodySchema,
+    response: VolumeSchema,
+    handler: (ctx, request) => volumes.updateVolume(ctx, request.ids, request.body),
+  })
 
-  app.delete(
-    '/volumes/:volumeId',
-    route(
-      write,
-      { operationId: 'deleteVolume', summary: 'Delete a detached volume', tags, params: VolumeParamsSchema },
-      EmptyObjectSchema,
-    ),
-    async (request) => {
-      await volumes.deleteVolume(contextOf(request), ids(request.params))
-      return {}
-    },
-  )
+  api.delete('/volumes/:volumeId', {
+    auth: write,
+    operationId: 'deleteVolume',
+    summary: 'Delete a detached volume',
+    params: VolumeParams,
+    handler: (ctx, request) => volumes.deleteVolume(ctx, request.ids),
+  })
 
-  app.post(
-    '/volumes/:volumeId/attach',
-    route(
-      write,
-      {
-        operationId: 'attachVolume',
-        summary: 'Attach a volume to an instance in its region',
-        tags,
-        params: VolumeParamsSchema,
-        body: AttachVolumeBodySchema,
-      },
-      VolumeSchema,
-    ),
-    async (request) => volumes.attachVolume(contextOf(request), ids(request.params), request.body),
-  )
+  api.post('/volumes/:volumeId/attach', {
+    auth: write,
+    operationId: 'attachVolume',
+    summary: 'Attach a volume to an instance in its region',
+    params: VolumeParams,
+    body: AttachVolumeBodySchema,
+    response: VolumeSchema,
+    handler: (ctx, request) => volumes.attachVolume(ctx, request.ids, request.body),
+  })
 
-  app.post(
-    '/volumes/:volumeId/detach',
-    route(
-      write,
-      {
-        operationId: 'detachVolume',
-        summary: 'Detach a volume from its instance',
-        tags,
-        params: VolumeParamsSchema,
-      },
-      EmptyObjectSchema,
-    ),
-    async (request) => {
-      await volumes.detachVolume(contextOf(request), ids(request.params))
-      return {}
-    },
-  )
+  api.post('/volumes/:volumeId/detach', {
+    auth: write,
+    operationId: 'detachVolume',
+    summary: 'Detach a volume from its instance',
+    params: VolumeParams,
+    handler: (ctx, request) => volumes.detachVolume(ctx, request.ids),
+  })
 
-  app.post(
-    '/volumes/:volumeId/resize',
-    route(
-      write,
-      {
-        operationId: 'resizeVolume',
-        summary: 'Grow a volume (its size can only increase)',
-        tags,
-        params: VolumeParamsSchema,
-        body: ResizeVolumeBodySchema,
-      },
-      VolumeSchema,
-    ),
-    async (request) => volumes.resizeVolume(contextOf(request), ids(request.params), request.body),
-  )
-}
+  api.post('/volumes/:volumeId/resize', {
+    auth: write,
+    operationId: 'resizeVolume',
+    summary: 'Grow a volume (its size can only increase)',
+    params: VolumeParams,
+    body: ResizeVolumeBodySchema,
+    response: VolumeSchema,
+    handler: (ctx, request) => volumes.resizeVolume(ctx, request.ids, request.body),
+  })
+})

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox'
-import { IdParamSchema, IdSchema, Nullable, Page, TimestampSchema } from '../../common/schemas.ts'
+import { idParams } from '../../common/id-params.ts'
+import { IdSchema, Nullable, Page, TimestampSchema } from '../../common/schemas.ts'
 
 /** Volume sizes in GB, as the real service bounds them. */
 export const VOLUME_SIZE_MIN = 10
@@ -70,4 +71,4 @@ export type AttachVolumeBody = Static<typeof AttachVolumeBodySchema>
 export const ResizeVolumeBodySchema = Type.Object({ size: SizeSchema })
 export type ResizeVolumeBody = Static<typeof ResizeVolumeBodySchema>
 
-export const VolumeParamsSchema = Type.Object({ volumeId: IdParamSchema })
+export const VolumeParams = idParams('volumeId')

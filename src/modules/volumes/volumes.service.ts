@@ -1,5 +1,5 @@
 import { inContextTransaction, type RequestContext } from '../../common/context.ts'
-import { ApiError, badRequest, ErrorCollector, notFound } from '../../common/errors.ts'
+import { ApiError, badRequest, ErrorCollector } from '../../common/errors.ts'
 import { type ListQuery, mapPage } from '../../common/pagination.ts'
 import type { PageResult } from '../../common/schemas.ts'
 import { nowTimestamp } from '../../common/time.ts'
@@ -8,12 +8,8 @@ import { accessConfig } from '../compute/configs/configs.service.ts'
 import { accessInstance } from '../compute/instances/instances.service.ts'
 import type { InstanceRow } from '../compute/instances/instances.table.ts'
 import { recordEvent, recordEvents } from '../events/events.service.ts'
-import {
-  assertEntityGrant,
-  assertGlobalGrant,
-  grantedListScope,
-  grantToCreator,
-} from '../grants/authorize.ts'
+import { assertGlobalGrant, grantedListScope, grantToCreator } from '../grants/authorize.ts'
+import { accessAccountEntity } from '../grants/entity-access.ts'
 import type { Permission } from '../grants/grant-types.ts'
 import { deleteEntityGrants } from '../grants/grants.service.ts'
 import { checkRegionOffers } from '../regions/region-capabilities.ts'
@@ -67,12 +63,9 @@ export async function accessVolume(
   { volumeId }: VolumeIds,
   permission: Permission,
 ): Promise<VolumeRow> {
-  const row = await repo.findAccountVolume(ctx.db, ctx.actor.accountId, volumeId, {
-    lock: permission === 'read_write',
-  })
-  if (row === undefined) throw notFound()
-  await assertEntityGrant(ctx.db, ctx.actor, 'volume', row.id, permission)
-  return row
+  return accessAccountEntity(ctx, 'volume', permission, (options) =>
+    repo.findAccountVolume(ctx.db, ctx.actor.accountId, volumeId, options),
+  )
 }
 
 async function rendered(ctx: RequestContext, row: VolumeRow): Promise<Volume> {

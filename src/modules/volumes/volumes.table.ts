@@ -1,10 +1,9 @@
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely'
+import type { Insertable, Selectable, Updateable } from 'kysely'
+import type { AccountOwned, Tagged, Timestamps } from '../../db/columns.ts'
 
 export type VolumeStatus = 'creating' | 'active' | 'resizing'
 
-export interface VolumeTable {
-  id: Generated<number>
-  account_id: number
+export interface VolumeTable extends AccountOwned, Tagged, Timestamps {
   label: string
   region: string
   /** GB. */
@@ -16,10 +15,6 @@ export interface VolumeTable {
   config_id: number | null
   hardware_type: 'hdd' | 'nvme'
   encryption: 'enabled' | 'disabled'
-  /** JSON array of tags. */
-  tags: string
-  created: string
-  updated: string
 }
 
 export type VolumeRow = Selectable<VolumeTable>

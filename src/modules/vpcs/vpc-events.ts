@@ -1,4 +1,5 @@
 import { buildEvent, type EventSource } from '../events/event-builder.ts'
+import { aboutGrantedEntity, grantedEntity } from '../grants/granted-entity.ts'
 import type { SubnetRow } from './subnets/subnets.table.ts'
 import type { VpcRow } from './vpcs.table.ts'
 
@@ -10,12 +11,7 @@ import type { VpcRow } from './vpcs.table.ts'
 type VpcRef = Pick<VpcRow, 'id' | 'label'>
 type SubnetRef = Pick<SubnetRow, 'id' | 'label'>
 
-export const vpcEntity = (vpc: VpcRef) => ({
-  type: 'vpc',
-  id: vpc.id,
-  label: vpc.label,
-  url: `/v4/vpcs/${vpc.id}`,
-})
+export const vpcEntity = (vpc: VpcRef) => grantedEntity('vpc', '/v4/vpcs', vpc)
 
 export const subnetEntity = (vpcId: number, subnet: SubnetRef) => ({
   type: 'subnet',
@@ -24,15 +20,13 @@ export const subnetEntity = (vpcId: number, subnet: SubnetRef) => ({
   url: `/v4/vpcs/${vpcId}/subnets/${subnet.id}`,
 })
 
-const vpcGrant = (vpc: VpcRef) => ({ type: 'vpc', id: vpc.id }) as const
-
 export function vpcEvent(
   source: EventSource,
   action: 'vpc_create' | 'vpc_update' | 'vpc_delete',
   vpc: VpcRef,
   created: string,
 ) {
-  return buildEvent(source, action, { entity: vpcEntity(vpc), grant: vpcGrant(vpc) }, created)
+  return buildEvent(source, action, aboutGrantedEntity(vpcEntity(vpc)), created)
 }
 
 export function subnetEvent(
@@ -45,7 +39,7 @@ export function subnetEvent(
   return buildEvent(
     source,
     action,
-    { entity: subnetEntity(vpc.id, subnet), secondary: vpcEntity(vpc), grant: vpcGrant(vpc) },
+    { entity: subnetEntity(vpc.id, subnet), secondary: vpcEntity(vpc), grant: { type: 'vpc', id: vpc.id } },
     created,
   )
 }

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/connect.ts'
+import { findValue, upsertRow } from '../../db/rows.ts'
 
 /**
  * The product limit of VPCs per region per account (docs/service-facts.md#vpc-limits), unless an
@@ -7,19 +8,12 @@ import type { Db } from '../../db/connect.ts'
 export const DEFAULT_VPCS_PER_REGION = 10
 
 export async function vpcsPerRegion(db: Db, accountId: number): Promise<number> {
-  const row = await db
-    .selectFrom('account_limits')
-    .select('vpcs_per_region')
-    .where('account_id', '=', accountId)
-    .executeTakeFirst()
-  return row?.vpcs_per_region ?? DEFAULT_VPCS_PER_REGION
+  return (
+    (await findValue(db, 'account_limits', 'vpcs_per_region', { account_id: accountId })) ??
+    DEFAULT_VPCS_PER_REGION
+  )
 }
 
-/** Sets (or with null, resets) the account's VPC limit per region. */
-export async function setVpcsPerRegion(db: Db, accountId: number, limit: number | null): Promise<void> {
-  await db
-    .insertInto('account_limits')
-    .values({ account_id: accountId, vpcs_per_region: limit })
-    .onConflict((oc) => oc.column('account_id').doUpdateSet({ vpcs_per_region: limit }))
-    .execute()
-}
+/** Sets (or with null, resets) the account's VPC limit per region; its other limits stay as they are. */
+export const setVpcsPerRegion = (db: Db, accountId: number, limit: number | null) =>
+  upsertRow(db, 'account_limits', { account_id: accountId, vpcs_per_region: limit }, ['account_id'])

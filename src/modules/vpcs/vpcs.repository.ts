@@ -1,41 +1,30 @@
 import { type SqlBool, sql } from 'kysely'
+import { filterFields } from '../../common/filter-columns.ts'
 import type { PageRequest } from '../../common/pagination.ts'
-import { paginate } from '../../common/pagination.ts'
+import { orderSql, paginate } from '../../common/pagination.ts'
 import type { PageResult } from '../../common/schemas.ts'
-import type { FilterSpec } from '../../common/x-filter.ts'
 import type { Db } from '../../db/connect.ts'
-import { forUpdate } from '../../db/dialects/dialect.ts'
 import { listCriteria } from '../../db/list-criteria.ts'
 import { defineShaped, runPrepared, stableSlot } from '../../db/prepared.ts'
+import { countRows, deleteRows, findRow, insertRow, updateRow } from '../../db/rows.ts'
 import { grantedEntities } from '../grants/grant-filter.ts'
 import { type JsonParts, vpcJson, vpcJsonParts } from './vpc-json.ts'
 import type { NewVpcRow, VpcRow } from './vpcs.table.ts'
 
-/** Filterable VPC fields at 4.174.0 (docs/service-facts.md#filterable-fields). */
-export const VPC_FILTERS: FilterSpec = {
-  id: { column: 'vpcs.id', type: 'integer' },
-  label: { column: 'vpcs.label', type: 'string' },
-  region: { column: 'vpcs.region', type: 'string' },
-  created: { column: 'vpcs.created', type: 'timestamp' },
-  updated: { column: 'vpcs.updated', type: 'timestamp', nullable: true },
-}
+/** The account's VPC; `lock` holds it until the transaction ends (PostgreSQL). */
+const accountVpc = (db: Db, accountId: number, id: number, lock: boolean) =>
+  findRow(db, 'vpcs', { id, account_id: accountId }, { lock })
 
-export async function findAccountVpc(db: Db, accountId: number, id: number): Promise<VpcRow | undefined> {
-  return db
-    .selectFrom('vpcs')
-    .selectAll()
-    .where('id', '=', id)
-    .where('account_id', '=', accountId)
-    .executeTakeFirst()
-}
+/** Filterable VPC fields at 4.174.0 (docs/service-facts.md#filterable-fields). */
+export const VPC_FILTERS = filterFields(
+  { integer: ['id'], string: ['label', 'region'], timestamp: ['created', 'updated'] },
+  { column: (field) => `vpcs.${field}`, nullable: ['updated'] },
+)
+
+export const findAccountVpc = (db: Db, accountId: number, id: number) => accountVpc(db, accountId, id, false)
 
 /** The VPC, locked until the transaction ends (PostgreSQL), to serialize changes to its subnets. */
-export async function lockAccountVpc(db: Db, accountId: number, id: number): Promise<VpcRow | undefined> {
-  return forUpdate(
-    db,
-    db.selectFrom('vpcs').selectAll().where('id', '=', id).where('account_id', '=', accountId),
-  ).executeTakeFirst()
-}
+export const lockAccountVpc = (db: Db, accountId: number, id: number) => accountVpc(db, accountId, id, true)
 
 const vpcJsonStatement = defineShaped('vpc json', (db, _shape: Record<string, never>, dialect) => ({
   find: db
@@ -79,7 +68,7 @@ const vpcListStatements = defineShaped(
     if (where) query = query.where(where)
     const count = query.select(sql<number>`count(*)`.as('n'))
     let paged = query.select([vpcJson(dialect).as('json'), sql<number>`(${count})`.as('n')])
-    for (const term of order) paged = paged.orderBy(sql`${term.expression} ${sql.raw(term.direction)}`)
+    for (const term of order) paged = paged.orderBy(orderSql(term))
     paged = paged.limit(stableSlot<number>(dialect, 'limit')).offset(stableSlot<number>(dialect, 'offset'))
     if (dialect === 'postgres') return { count: count.compile(), page: paged.compile() }
     // SQLite hands the page over as one string, a fifth cheaper than a hundred rows. The rows are
@@ -105,49 +94,23 @@ export async function listVpcJson(
   return { ...rows, data: rows.data.map((r) => r.json) }
 }
 
-export async function findVpcByLabel(db: Db, accountId: number, label: string): Promise<VpcRow | undefined> {
-  return db
-    .selectFrom('vpcs')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where('label', '=', label)
-    .executeTakeFirst()
-}
+export const findVpcByLabel = (db: Db, accountId: number, label: string) =>
+  findRow(db, 'vpcs', { account_id: accountId, label })
 
-export async function countVpcsInRegion(db: Db, accountId: number, region: string): Promise<number> {
-  const row = await db
-    .selectFrom('vpcs')
-    .select(sql<number>`count(*)`.as('n'))
-    .where('account_id', '=', accountId)
-    .where('region', '=', region)
-    .executeTakeFirst()
-  return Number(row?.n ?? 0)
-}
+export const countVpcsInRegion = (db: Db, accountId: number, region: string) =>
+  countRows(db, 'vpcs', { account_id: accountId, region })
 
-export async function insertVpc(db: Db, row: Omit<NewVpcRow, keyof JsonParts>): Promise<VpcRow> {
+export function insertVpc(db: Db, row: Omit<NewVpcRow, keyof JsonParts>): Promise<VpcRow> {
   const values = { updated: null, ...row }
-  return db
-    .insertInto('vpcs')
-    .values({ ...values, ...vpcJsonParts(values) })
-    .returningAll()
-    .executeTakeFirstOrThrow()
+  return insertRow(db, 'vpcs', { ...values, ...vpcJsonParts(values) })
 }
 
 /** Changes fields of a VPC (and its stored JSON with them). */
-export async function updateVpc(
+export const updateVpc = (
   db: Db,
   current: VpcRow,
   values: { label?: string; description?: string; updated: string },
-): Promise<VpcRow> {
-  return db
-    .updateTable('vpcs')
-    .set({ ...values, ...vpcJsonParts({ ...current, ...values }) })
-    .where('id', '=', current.id)
-    .returningAll()
-    .executeTakeFirstOrThrow()
-}
+) => updateRow(db, 'vpcs', { id: current.id }, { ...values, ...vpcJsonParts({ ...current, ...values }) })
 
 /** Deletes the VPC; its subnets go with it (foreign-key cascade). */
-export async function deleteVpc(db: Db, id: number): Promise<void> {
-  await db.deleteFrom('vpcs').where('id', '=', id).execute()
-}
+export const deleteVpc = (db: Db, id: number) => deleteRows(db, 'vpcs', { id })

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox'
-import { IdParamSchema, Nullable, Page, TimestampSchema } from '../../common/schemas.ts'
+import { idParams } from '../../common/id-params.ts'
+import { Nullable, Page, TimestampSchema } from '../../common/schemas.ts'
 import { CreateSubnetBodySchema, NetworkLabelSchema, SubnetSchema } from './subnets/subnets.schemas.ts'
 
 /** Key order of the real API (docs/service-facts.md#key-order). */
@@ -31,4 +32,4 @@ export const UpdateVpcBodySchema = Type.Object({
 })
 export type UpdateVpcBody = Static<typeof UpdateVpcBodySchema>
 
-export const VpcParamsSchema = Type.Object({ vpcId: IdParamSchema })
+export const VpcParams = idParams('vpcId')

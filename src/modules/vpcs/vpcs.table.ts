@@ -1,17 +1,20 @@
-import type { Generated, Insertable, Selectable } from 'kysely'
+import type { Insertable, Selectable } from 'kysely'
+import type { AccountOwned } from '../../db/columns.ts'
 
-export interface VpcTable {
-  id: Generated<number>
-  account_id: number
+/** A VPC's and a subnet's wire JSON around their nested array, kept with the row (see vpc-json.ts). */
+export interface WireJsonParts {
+  /** The fields before the nested array. */
+  json_head: string
+  /** The fields after the nested array, with the closing brace. */
+  json_tail: string
+}
+
+export interface VpcTable extends AccountOwned, WireJsonParts {
   label: string
   description: string
   region: string
   created: string
   updated: string | null
-  /** Wire JSON of the fields before the nested array (see vpc-json.ts). */
-  json_head: string
-  /** Wire JSON of the fields after the nested array, with the closing brace. */
-  json_tail: string
 }
 
 export type VpcRow = Selectable<VpcTable>

@@ -8,8 +8,8 @@ import type { Db } from '../../../src/db/connect.ts'
 import { ensureAdminKey } from '../../../src/modules/control/admin-key.ts'
 import { ensureBaseline } from '../../../src/modules/control/state.service.ts'
 import { prepareDatabase } from '../../../src/setup.ts'
-import type { TestResponse } from '../../helpers/app.ts'
-import { createTestDatabase } from '../../helpers/dialects.ts'
+import type { TestAppOptions, TestResponse } from '../../helpers/app.ts'
+import { createTestDatabase, type TestDialect } from '../../helpers/dialects.ts'
 
 export const ADMIN_KEY = 'test-admin-key-0123456789abcdef'
 export const BOOTSTRAP_TOKEN = 'b0'.repeat(32)
@@ -20,6 +20,7 @@ export interface ControlApp {
   app: FastifyInstance
   db: Db
   clock: AdjustableClock
+  dialect: TestDialect
   blobs: BlobStore
   request(options: InjectOptions): Promise<TestResponse>
   /** A control API call with the admin key. */
@@ -29,14 +30,15 @@ export interface ControlApp {
 
 /**
  * An app as the server starts it with the control API on: a fresh database with its default
- * account and bootstrap token, the baseline recorded, the admin key set.
+ * account and bootstrap token, the baseline recorded, the admin key set. `options` adjust the app
+ * (a phone code sender a test can read, a fixed secret key).
  */
-export async function buildControlApp(): Promise<ControlApp> {
+export async function buildControlApp(options: TestAppOptions = {}): Promise<ControlApp> {
   const database = await createTestDatabase()
   const clock = new AdjustableClock()
   await prepareDatabase(database.db, clock, { defaultAccount: true, bootstrapToken: BOOTSTRAP_TOKEN })
   const blobs = new MemoryBlobStore()
-  const app = await buildApp({ db: database.db, clock, control: true, blobStore: blobs })
+  const app = await buildApp({ ...options, db: database.db, clock, control: true, blobStore: blobs })
   await app.ready()
   await ensureBaseline(database.db)
   await ensureAdminKey(database.db, ADMIN_KEY)
@@ -50,6 +52,7 @@ export async function buildControlApp(): Promise<ControlApp> {
     app,
     db: database.db,
     clock,
+    dialect: database.dialect,
     blobs,
     request,
     admin: (method, url, payload) =>
@@ -68,10 +71,10 @@ export async function buildControlApp(): Promise<ControlApp> {
 }
 
 /** The control app of the enclosing `describe`, built before its tests and closed after. */
-export function useControlApp(): ControlApp {
+export function useControlApp(options: TestAppOptions = {}): ControlApp {
   let current: ControlApp | undefined
   before(async () => {
-    current = await buildControlApp()
+    current = await buildControlApp(options)
   })
   after(async () => current?.close())
   const built = () => {
@@ -87,6 +90,9 @@ export function useControlApp(): ControlApp {
     },
     get clock() {
       return built().clock
+    },
+    get dialect() {
+      return built().dialect
     },
     get blobs() {
       return built().blobs

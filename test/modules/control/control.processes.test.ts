@@ -185,6 +185,42 @@ describe('the controls with two API processes on one database', () => {
       ['copied', 'shared'],
     )
   })
+
+  it('a token one process has in its cache is refused there at once after a restore or a reset through the other', async () => {
+    const [first, second] = servers as [ServerProcess, ServerProcess]
+    const control = (args: string[], base: string) => cli([...args, '--url', base, '--admin-key', ADMIN_KEY])
+    const newToken = async (base: string) => {
+      const res = await fetch(`${base}/v4/profile/tokens`, {
+        method: 'POST',
+        headers: { ...seeded, 'content-type': 'application/json' },
+        body: JSON.stringify({ label: 'cached', scopes: '*' }),
+      })
+      assert.equal(res.status, 200)
+      return { authorization: `Bearer ${((await res.json()) as { token: string }).token}` }
+    }
+    const status = async (base: string, headers: Record<string, string>) =>
+      (await fetch(`${base}/v4/profile`, { headers })).status
+
+    const saved = await control(['snapshot', 'save', 'before-token'], first.baseUrl)
+    assert.equal(saved.code, 0, saved.stderr)
+    const restoredAway = await newToken(second.baseUrl)
+    assert.equal(await status(first.baseUrl, restoredAway), 200)
+    const restored = await control(['snapshot', 'restore', 'before-token'], second.baseUrl)
+    assert.equal(restored.code, 0, `${restored.stderr}\n${second.output()}`)
+    assert.equal(await status(first.baseUrl, restoredAway), 401)
+
+    const resetAway = await newToken(first.baseUrl)
+    assert.equal(await status(second.baseUrl, resetAway), 200)
+    const moved = await control(['clock', 'advance', '1h'], second.baseUrl)
+    assert.equal(moved.code, 0, moved.stderr)
+    const reset = await control(['reset'], first.baseUrl)
+    assert.equal(reset.code, 0, `${reset.stderr}\n${first.output()}`)
+    assert.equal(await status(second.baseUrl, resetAway), 401)
+    // The state of the first start: the seed file's token works, and the clock is real time again.
+    assert.equal(await status(second.baseUrl, seeded), 200)
+    const clock = await fetch(`${second.baseUrl}/_cloudplane/clock`, { headers: admin })
+    assert.equal(((await clock.json()) as { offset_seconds: number }).offset_seconds, 0)
+  })
 })
 
 describe('a bad seed file at start', () => {

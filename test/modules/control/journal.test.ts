@@ -1,14 +1,44 @@
 import assert from 'node:assert/strict'
+import type { AddressInfo } from 'node:net'
 import { describe, it } from 'node:test'
-import { formatTimestamp } from '../../../src/common/time.ts'
+import { buildApp } from '../../../src/app.ts'
+import { AdjustableClock, formatTimestamp } from '../../../src/common/time.ts'
+import { ensureAdminKey } from '../../../src/modules/control/admin-key.ts'
 import { journalBody, redactValue } from '../../../src/modules/control/journal/journal-redact.ts'
 import { JournalWriter, type PendingEntry } from '../../../src/modules/control/journal/journal-writer.ts'
+import { prepareDatabase } from '../../../src/setup.ts'
 import type { TestApp } from '../../helpers/app.ts'
+import { createTestDatabase } from '../../helpers/dialects.ts'
 import { createAccount } from '../../helpers/factories.ts'
+import { waitFor } from '../../helpers/wait-for.ts'
 import { gz, putData, rawImage, startUpload } from '../images/image-helpers.ts'
-import { BOOTSTRAP_TOKEN, bootstrapHeaders, type ControlApp, useControlApp } from './control-app.ts'
+import {
+  ADMIN_KEY,
+  adminHeaders,
+  BOOTSTRAP_TOKEN,
+  bootstrapHeaders,
+  type ControlApp,
+  useControlApp,
+} from './control-app.ts'
 
 const asTestApp = (api: ControlApp) => api as unknown as TestApp
+
+const entry = (i: number, atMs: number): PendingEntry => ({
+  atMs,
+  realMs: Date.now(),
+  method: 'GET',
+  path: `/v4/ring/${i}`,
+  query: '',
+  status: 200,
+  durationMs: 1,
+  accountId: null,
+  userId: null,
+  tokenId: null,
+  requestBody: undefined,
+  responseBody: undefined,
+  faultRule: null,
+  outcome: null,
+})
 
 describe('the request journal', () => {
   const api = useControlApp()
@@ -42,6 +72,7 @@ describe('the request journal', () => {
     assert.deepEqual(post.request_body, { label: 'journalled', region: 'us-iad' })
     assert.equal(post.response_body.label, 'journalled')
     assert.equal(post.fault_rule, null)
+    assert.equal(post.outcome, null)
     assert.equal(listed.query, 'page=1&page_size=25')
     assert.equal(notFound.status, 404)
     assert.deepEqual(notFound.response_body, { errors: [{ reason: 'Not found' }] })
@@ -114,6 +145,25 @@ describe('the request journal', () => {
       nested: { client_secret: '[redacted]', root_pass: '[redacted]', label: 'keep' },
     })
     assert.equal(journalBody('not json'), '[8 bytes, not JSON]')
+    // Text without a secret key is kept as sent; a word in a value is not a key.
+    const plain = '{ "label": "password reset", "tags": ["token"] }'
+    assert.equal(journalBody(plain), plain)
+    // A key spelled with escapes is still found, as is one in pretty-printed or nested text.
+    assert.equal(journalBody('{"to\\u006ben": "s3"}'), '{"token":"[redacted]"}')
+    assert.equal(journalBody('{\n  "a": [{\n "root_pass": "s3"}]}'), '{"a":[{"root_pass":"[redacted]"}]}')
+    // A profile's referral code is public (its URL spells it out): kept, the text as sent. A `code`
+    // anywhere else (an OAuth code) is still a secret, beside it or deeper.
+    const profile = '{"referrals": {"total": 0, "code": "r3f", "url": "https://x/?r=r3f"}, "uid": 1}'
+    assert.equal(journalBody(profile), profile)
+    assert.equal(journalBody('{"a": 1, "code": "s3"}'), '{"a":1,"code":"[redacted]"}')
+    assert.equal(
+      journalBody('{"referrals": {"code": "r3f", "password": "s3", "x": {"code": "s3"}}}'),
+      '{"referrals":{"code":"r3f","password":"[redacted]","x":{"code":"[redacted]"}}}',
+    )
+    assert.equal(
+      journalBody('{"note": "\\"referrals\\": {", "code": "s3"}'),
+      '{"note":"\\"referrals\\": {","code":"[redacted]"}',
+    )
   })
 
   it('is queried by method, path prefix, status, account and time range, with paging', async () => {
@@ -175,21 +225,6 @@ describe('the request journal', () => {
     await api.admin('DELETE', '/journal')
     const writer = new JournalWriter(api.db, api.clock, api.app.log, { maxEntries: 5, maxAgeMs: 3600_000 })
     const now = api.clock.now().getTime()
-    const entry = (i: number, atMs: number): PendingEntry => ({
-      atMs,
-      realMs: Date.now(),
-      method: 'GET',
-      path: `/v4/ring/${i}`,
-      query: '',
-      status: 200,
-      durationMs: 1,
-      accountId: null,
-      userId: null,
-      tokenId: null,
-      requestBody: undefined,
-      responseBody: undefined,
-      faultRule: null,
-    })
     // Two too old, then twelve: the ring keeps the newest five.
     writer.push(entry(0, now - 2 * 3600_000))
     writer.push(entry(1, now - 2 * 3600_000))
@@ -205,5 +240,149 @@ describe('the request journal', () => {
       listed.data.map((e: { path: string }) => e.path),
       [13, 12, 11, 10, 9].map((i) => `/v4/ring/${i}`),
     )
+  })
+
+  it('buffers entries as bytes and writes back every field as pushed, redacted', async () => {
+    await api.admin('DELETE', '/journal')
+    const writer = new JournalWriter(api.db, api.clock, api.app.log)
+    const now = api.clock.now().getTime()
+    const long = { label: 'x'.repeat(40_000), password: 'hunter2' }
+    writer.push({
+      ...entry(0, now - 1000),
+      method: 'POST',
+      path: '/v4/bytes/ünïcødé/😀',
+      query: 'label=%C3%A9t%C3%A9&page=2',
+      status: null,
+      durationMs: 12.3456,
+      accountId: 7,
+      userId: 8,
+      tokenId: 9,
+      faultRule: 10,
+      outcome: 'dropped',
+      // A value another parser made (a form), and bytes as a reply may be.
+      requestBody: { label: 'été', root_pass: 'hide-me' },
+      responseBody: Buffer.from(JSON.stringify({ token: 'hide-me-too', label: 'ok ✓' })),
+    })
+    writer.push({
+      ...entry(1, now),
+      path: '/v4/bytes/long',
+      requestBody: JSON.stringify(long),
+      responseBody: '',
+      outcome: 'client_closed',
+    })
+    writer.push({ ...entry(2, now), path: '/v4/bytes/plain', status: 0, accountId: 0 })
+    await writer.close()
+    const [plain, longEntry, first] = (await journal('?path=/v4/bytes/')).body.data
+    assert.equal(first.method, 'POST')
+    assert.equal(first.path, '/v4/bytes/ünïcødé/😀')
+    assert.equal(first.query, 'label=%C3%A9t%C3%A9&page=2')
+    assert.equal(first.time, new Date(now - 1000).toISOString().replace('Z', ''))
+    assert.deepEqual(
+      [first.status, first.duration_ms, first.account_id, first.user_id, first.token_id, first.fault_rule],
+      [null, 12.346, 7, 8, 9, 10],
+    )
+    assert.equal(first.outcome, 'dropped')
+    assert.deepEqual(first.request_body, { label: 'été', root_pass: '[redacted]' })
+    assert.deepEqual(first.response_body, { token: '[redacted]', label: 'ok ✓' })
+    assert.equal(longEntry.outcome, 'client_closed')
+    assert.equal(longEntry.response_body, null)
+    assert.equal(longEntry.request_body.password, '[redacted]')
+    assert.equal(longEntry.request_body.label, long.label)
+    assert.deepEqual(
+      [
+        plain.method,
+        plain.query,
+        plain.status,
+        plain.account_id,
+        plain.user_id,
+        plain.request_body,
+        plain.outcome,
+      ],
+      ['GET', '', 0, 0, null, null, null],
+    )
+  })
+
+  it('never holds a request up: past its buffer a process drops entries and the listing counts them', async () => {
+    await api.admin('DELETE', '/journal')
+    const writer = new JournalWriter(api.db, api.clock, api.app.log, { maxBuffered: 3 })
+    const now = api.clock.now().getTime()
+    for (let i = 0; i < 10; i++) writer.push(entry(i, now))
+    await writer.close()
+    const listed = (await journal('?path=/v4/ring/')).body
+    assert.equal(listed.results, 3)
+    assert.equal(listed.dropped, 7)
+    await api.admin('DELETE', '/journal')
+    assert.equal((await journal()).body.dropped, 0)
+  })
+
+  it('records a connection a fault rule dropped, and a request whose client went away first', async () => {
+    await api.admin('DELETE', '/journal')
+    await api.app.listen({ port: 0, host: '127.0.0.1' })
+    const base = `http://127.0.0.1:${(api.app.server.address() as AddressInfo).port}`
+    const drop = await api.admin('POST', '/faults', { method: 'DELETE', path: '/v4/vpcs/*', drop: true })
+    await assert.rejects(fetch(`${base}/v4/vpcs/4242`, { method: 'DELETE', headers: bootstrapHeaders }))
+    const dropped = await waitFor(
+      async () => (await journal('?method=DELETE')).body.data[0] as Record<string, unknown> | undefined,
+      { message: 'the dropped request in the journal' },
+    )
+    assert.equal(dropped.path, '/v4/vpcs/4242')
+    assert.equal(dropped.status, null)
+    assert.equal(dropped.outcome, 'dropped')
+    assert.equal(dropped.fault_rule, drop.body.id)
+    assert.equal(typeof dropped.token_id, 'number')
+    assert.equal(dropped.response_body, null)
+    await api.admin('DELETE', '/faults')
+
+    // The client gives up while a slow answer is on its way: the answer is recorded as unseen.
+    const slow = await api.admin('POST', '/faults', { path: '/v4/regions/us-ord', latency_ms: 1500 })
+    const gaveUp = new AbortController()
+    const request = fetch(`${base}/v4/regions/us-ord`, { signal: gaveUp.signal })
+    await waitFor(async () => (await api.admin('GET', '/faults')).body.data[0]?.fired === 1, {
+      message: 'the slow request at the server',
+    })
+    gaveUp.abort()
+    await assert.rejects(request)
+    const closed = await waitFor(
+      async () =>
+        (await journal('?path=/v4/regions/us-ord')).body.data[0] as Record<string, unknown> | undefined,
+      { message: 'the abandoned request in the journal' },
+    )
+    assert.equal(closed.outcome, 'client_closed')
+    assert.equal(closed.status, 200)
+    assert.equal(closed.fault_rule, slow.body.id)
+    assert.equal((await journal('?status=200&path=/v4/regions/us-ord')).body.results, 1)
+    await api.admin('DELETE', '/faults')
+  })
+})
+
+describe('the request journal, off', () => {
+  it('records nothing with the control API off (operator mode) or CLOUDPLANE_JOURNAL=off', async () => {
+    const database = await createTestDatabase()
+    const clock = new AdjustableClock()
+    try {
+      await prepareDatabase(database.db, clock, { defaultAccount: true, bootstrapToken: BOOTSTRAP_TOKEN })
+      await ensureAdminKey(database.db, ADMIN_KEY)
+      for (const options of [{ control: false }, { control: true, journal: false }]) {
+        const app = await buildApp({ db: database.db, clock, ...options })
+        try {
+          const read = await app.inject({ method: 'GET', url: '/v4/profile', headers: bootstrapHeaders })
+          assert.equal(read.statusCode, 200)
+          const listing = await app.inject({
+            method: 'GET',
+            url: '/_cloudplane/journal',
+            headers: adminHeaders,
+          })
+          assert.equal(listing.statusCode, 404)
+        } finally {
+          await app.close()
+        }
+      }
+      // Nothing was written by either (the listing is gone with it, so the table is read itself).
+      const rows = await database.db.selectFrom('control_journal').select('id').execute()
+      assert.equal(rows.length, 0)
+    } finally {
+      await database.db.destroy()
+      await database.drop()
+    }
   })
 })

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { beforeEach, describe, it } from 'node:test'
 import type { TestApp } from '../../helpers/app.ts'
 import { createAccount, type TestUser } from '../../helpers/factories.ts'
+import { gz, putData, rawImage, startUpload } from '../images/image-helpers.ts'
 import { type ControlApp, useControlApp } from './control-app.ts'
 
 const asTestApp = (api: ControlApp) => api as unknown as TestApp
@@ -73,6 +74,7 @@ describe('asynchronous work that takes time', () => {
       compute_reboot: 0,
       compute_shutdown: 0,
       image_capture: 0,
+      image_upload: 0,
     })
     const owner = await createAccount(asTestApp(api))
     const created = await createInstance(owner)
@@ -198,15 +200,25 @@ describe('asynchronous work that takes time', () => {
       })
     const image = (await capture()).body
     assert.equal(image.status, 'creating')
-    const [event] = await pollEvents(owner, { id: created.body.id, type: 'compute' }, 'disk_imagize')
-    assert.equal(event?.status, 'started')
-    assert.ok((event?.time_remaining as number) >= 59 && (event?.time_remaining as number) <= 60)
+    const compute = { id: created.body.id, type: 'compute' }
+    const imagize = async () => (await pollEvents(owner, compute, 'disk_imagize'))[0]
+    assert.equal((await imagize())?.status, 'scheduled')
+    await advance('1s')
+    const started = await imagize()
+    assert.equal(started?.status, 'started')
+    assert.ok((started?.time_remaining as number) >= 58 && (started?.time_remaining as number) <= 60)
     await advance('30s')
     const getImage = (imageId: string) =>
       api.request({ method: 'GET', url: `/v4/images/${imageId}`, headers: owner.headers })
     assert.equal((await getImage(image.id)).body.status, 'creating')
+    const halfway = await imagize()
+    assert.ok((halfway?.percent_complete as number) >= 45 && (halfway?.percent_complete as number) < 100)
+    assert.ok((halfway?.time_remaining as number) <= 30 && (halfway?.time_remaining as number) > 0)
     await advance('31s')
     assert.equal((await getImage(image.id)).body.status, 'available')
+    const done = await imagize()
+    assert.equal(done?.status, 'finished')
+    assert.equal(done?.percent_complete, 100)
 
     await api.admin('POST', '/faults', { job: 'image_capture', times: 1 })
     const doomed = (await capture()).body
@@ -214,6 +226,62 @@ describe('asynchronous work that takes time', () => {
     assert.equal((await getImage(doomed.id)).status, 404)
     const [failed] = await pollEvents(owner, { id: created.body.id, type: 'compute' }, 'disk_imagize')
     assert.equal(failed?.status, 'failed')
+    await api.admin('DELETE', '/faults')
+    await api.admin('PUT', '/work-durations', { preset: 'instant' })
+  })
+
+  it('an upload is checked before it is available: its event goes scheduled, started, finished', async () => {
+    const owner = await createAccount(asTestApp(api))
+    const getImage = (imageId: string) =>
+      api.request({ method: 'GET', url: `/v4/images/${imageId}`, headers: owner.headers })
+    // Instant by default: available as the data is taken.
+    const quick = await startUpload(asTestApp(api), owner, { label: 'quick', region: 'us-iad' })
+    const taken = await putData(asTestApp(api), quick.path, gz(rawImage(4096, 'quick')))
+    assert.equal(taken.body.status, 'available')
+
+    await api.admin('PUT', '/work-durations', { image_upload: 40 })
+    const upload = await startUpload(asTestApp(api), owner, { label: 'checked', region: 'us-iad' })
+    const put = await putData(asTestApp(api), upload.path, gz(rawImage(4096, 'checked')))
+    assert.equal(put.status, 200, JSON.stringify(put.body))
+    assert.equal(put.body.status, 'pending_upload')
+    assert.ok(put.body.size > 0)
+    // The URL is spent, though the image is not available yet.
+    assert.equal((await putData(asTestApp(api), upload.path, gz(rawImage(4096, 'again')))).status, 403)
+    const image = { id: Number(upload.image.id.split('/')[1]), type: 'image' }
+    const seen: string[] = []
+    const watch = async () => {
+      const [latest] = await pollEvents(owner, image, 'image_upload')
+      assert.ok(latest, 'no image_upload event')
+      if (seen.at(-1) !== latest.status) seen.push(latest.status)
+      return latest
+    }
+    assert.equal((await watch()).status, 'scheduled')
+    await advance('1s')
+    const started = await watch()
+    assert.equal(started.status, 'started')
+    assert.ok((started.time_remaining as number) >= 38 && (started.time_remaining as number) <= 40)
+    await advance('20s')
+    const halfway = await watch()
+    assert.ok((halfway.percent_complete as number) >= 40 && (halfway.percent_complete as number) < 100)
+    assert.ok((halfway.time_remaining as number) <= 20 && (halfway.time_remaining as number) > 0)
+    assert.equal((await getImage(upload.image.id)).body.status, 'pending_upload')
+    // Not deployable while it is being checked.
+    assert.equal((await createInstance(owner, { image: upload.image.id, region: 'us-iad' })).status, 400)
+    await advance('20s')
+    const finished = await watch()
+    assert.equal(finished.percent_complete, 100)
+    assert.deepEqual(seen, ['scheduled', 'started', 'finished'])
+    assert.equal((await getImage(upload.image.id)).body.status, 'available')
+
+    // A job fault rule fails the check: the event fails and the image is removed with its data.
+    await api.admin('POST', '/faults', { job: 'image_upload', times: 1 })
+    const doomed = await startUpload(asTestApp(api), owner, { label: 'doomed', region: 'us-iad' })
+    await putData(asTestApp(api), doomed.path, gz(rawImage(4096, 'doomed')))
+    await advance('42s')
+    assert.equal((await getImage(doomed.image.id)).status, 404)
+    const doomedEntity = { id: Number(doomed.image.id.split('/')[1]), type: 'image' }
+    assert.equal((await pollEvents(owner, doomedEntity, 'image_upload'))[0]?.status, 'failed')
+    assert.equal((await pollEvents(owner, doomedEntity, 'image_delete'))[0]?.status, 'notification')
     await api.admin('DELETE', '/faults')
     await api.admin('PUT', '/work-durations', { preset: 'instant' })
   })

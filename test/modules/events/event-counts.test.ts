@@ -11,9 +11,9 @@ import { createAccount, type TestUser } from '../../helpers/factories.ts'
 const DAY = 24 * 3600
 
 /**
- * `results` of the event list comes from per-day counts kept by triggers for the lists they can
- * answer (all events, one action): it must equal counting the rows, across day boundaries, at
- * the retention start and after deletes.
+ * `results` of the event list comes from tallies kept by triggers (per account, day, action, entity
+ * type and `read`) for every filter on those fields: it must equal counting the rows, across day
+ * boundaries, at the retention start, after events are read and after deletes.
  */
 describe('account events: the count behind `results`', () => {
   const api = useTestApp()
@@ -98,5 +98,80 @@ describe('account events: the count behind `results`', () => {
     assert.equal(await counted(owner), 1)
     assert.equal(await results(owner), 1)
     assert.equal(await results(owner, { action: 'vpc_update' }), 0)
+  })
+
+  /** Every filter the tallies answer, with the same filter written as SQL on the events. */
+  const TALLIED: Array<{ filter: Record<string, unknown>; where: string }> = [
+    { filter: { read: false }, where: 'read = false' },
+    { filter: { read: true, '+order_by': 'created', '+order': 'asc' }, where: 'read = true' },
+    { filter: { 'entity.type': 'subnet' }, where: "entity_type = 'subnet'" },
+    { filter: { 'entity.type': { '+neq': 'vpc' } }, where: "entity_type <> 'vpc'" },
+    { filter: { action: 'vpc_update', read: false }, where: "action = 'vpc_update' and read = false" },
+    { filter: { action: { '+contains': 'update' } }, where: "action like '%update%'" },
+    {
+      filter: { '+or': [{ 'entity.type': 'subnet' }, { action: 'vpc_create', read: true }] },
+      where: "(entity_type = 'subnet' or (action = 'vpc_create' and read = true))",
+    },
+    { filter: { '+order_by': 'entity.type', '+order': 'desc' }, where: '1 = 1' },
+  ]
+
+  it('equals the rows counted for filters on action, entity type and read, as events are read', async () => {
+    const owner = await createAccount(api)
+    const other = await createAccount(api)
+    const now = nowTimestamp(api.clock)
+    const events: NewEvent[] = []
+    for (let age = 0; age < 95 * DAY; age += 11 * 3600 + 7) {
+      const created = addSeconds(now, -age)
+      const kind = Math.floor(age / 3600) % 3
+      events.push(
+        kind === 0
+          ? event(owner, 'vpc_create', created)
+          : kind === 1
+            ? {
+                ...event(owner, 'subnet_update', created),
+                entity: { type: 'subnet', id: 2, label: 's', url: null },
+              }
+            : { ...event(owner, 'profile_update', created), entity: null, grant: null },
+      )
+      events.push(event(other, 'vpc_update', created))
+    }
+    const ids = await recordEvents(api.db, events)
+
+    const since = () => addSeconds(nowTimestamp(api.clock), -90 * DAY)
+    const countedWhere = async (where: string) => {
+      const row = await sql<{ n: number }>`select count(*) as n from events
+        where account_id = ${owner.accountId} and created >= ${since()} and ${sql.raw(
+          api.dialect === 'postgres' ? where : where.replaceAll('false', '0').replaceAll('true', '1'),
+        )}`.execute(api.db)
+      return Number(row.rows[0]?.n)
+    }
+    const check = async () => {
+      for (const { filter, where } of TALLIED) {
+        assert.equal(await results(owner, filter), await countedWhere(where), JSON.stringify(filter))
+      }
+    }
+    await check()
+
+    // Reading events moves them between tallies, through the API as clients do.
+    for (const id of ids.filter((_, i) => i % 4 === 0).slice(0, 40)) {
+      const res = await api.request({
+        method: 'POST',
+        url: `/v4/account/events/${id}/read`,
+        headers: owner.headers,
+      })
+      if (res.status === 404) continue // the other account's, or out of the window
+      assert.equal(res.status, 200, JSON.stringify(res.body))
+    }
+    assert.ok((await countedWhere('read = true')) > 5)
+    await check()
+
+    api.clock.advance(2 * DAY * 1000 + 1000)
+    await api.db
+      .deleteFrom('events')
+      .where('account_id', '=', owner.accountId)
+      .where('entity_type', '=', 'subnet')
+      .execute()
+    await check()
+    assert.equal(await results(owner, { 'entity.type': 'subnet' }), 0)
   })
 })

@@ -5,14 +5,18 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { generate } from 'otplib'
-import { createTestDatabase, type TestDatabase, testPostgresUrl } from '../../helpers/dialects.ts'
-import { postgresUrlForSchema, type ServerProcess, startServerProcess } from '../../helpers/processes.ts'
+import {
+  type ProcessDatabase,
+  processDatabase,
+  type ServerProcess,
+  startServerProcess,
+} from '../../helpers/processes.ts'
 
 const onPostgres = process.env.CLOUDPLANE_TEST_DIALECT === 'postgres'
 
 /** Two API processes on one PostgreSQL database, sharing the configured server key. */
 describe('the profile across API processes', { skip: !onPostgres && 'PostgreSQL run only' }, () => {
-  let database: TestDatabase
+  let database: ProcessDatabase
   let servers: ServerProcess[] = []
   let dataDir: string
   let url: string
@@ -21,10 +25,9 @@ describe('the profile across API processes', { skip: !onPostgres && 'PostgreSQL 
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
 
   before(async () => {
-    database = await createTestDatabase()
-    await database.db.destroy()
     dataDir = mkdtempSync(join(tmpdir(), 'cloudplane-profile-'))
-    url = postgresUrlForSchema(testPostgresUrl(), database.schema as string)
+    database = await processDatabase(dataDir)
+    url = database.url
     const env = {
       DATABASE_URL: url,
       CLOUDPLANE_BOOTSTRAP_TOKEN: token,

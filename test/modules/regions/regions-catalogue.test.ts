@@ -6,12 +6,11 @@ import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import {
-  createTestDatabase,
-  type TestDatabase,
-  testDialect,
-  testPostgresUrl,
-} from '../../helpers/dialects.ts'
-import { postgresUrlForSchema, type ServerProcess, startServerProcess } from '../../helpers/processes.ts'
+  type ProcessDatabase,
+  processDatabase,
+  type ServerProcess,
+  startServerProcess,
+} from '../../helpers/processes.ts'
 
 const CLI = fileURLToPath(new URL('../../../src/cli.ts', import.meta.url))
 
@@ -45,19 +44,15 @@ const CATALOGUE = {
  */
 describe('operator region catalogue and outages', () => {
   let dir: string
-  let database: TestDatabase | undefined
+  let database: ProcessDatabase | undefined
   let env: Record<string, string>
   let server: ServerProcess | undefined
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'cloudplane-catalogue-'))
     await writeFile(join(dir, 'regions.json'), JSON.stringify(CATALOGUE))
-    env = { DATA_DIR: dir, CLOUDPLANE_REGIONS_FILE: join(dir, 'regions.json') }
-    if (testDialect() === 'postgres') {
-      database = await createTestDatabase()
-      await database.db.destroy()
-      env.DATABASE_URL = postgresUrlForSchema(testPostgresUrl(), database.schema as string)
-    }
+    database = await processDatabase(dir)
+    env = { DATA_DIR: dir, DATABASE_URL: database.url, CLOUDPLANE_REGIONS_FILE: join(dir, 'regions.json') }
     server = await startServerProcess(env)
   })
 

@@ -6,33 +6,24 @@ import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import {
-  createTestDatabase,
-  type TestDatabase,
-  testDialect,
-  testPostgresUrl,
-} from '../../helpers/dialects.ts'
-import { postgresUrlForSchema, type ServerProcess, startServerProcess } from '../../helpers/processes.ts'
+  type ProcessDatabase,
+  processDatabase,
+  type ServerProcess,
+  startServerProcess,
+} from '../../helpers/processes.ts'
 
 const CLI = fileURLToPath(new URL('../../../src/cli.ts', import.meta.url))
 
 describe('cloudplane account limits', () => {
   let dir: string
-  let database: TestDatabase | undefined
+  let database: ProcessDatabase | undefined
   let env: Record<string, string>
   let server: ServerProcess | undefined
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'cloudplane-limits-'))
-    if (testDialect() === 'postgres') {
-      database = await createTestDatabase()
-      await database.db.destroy()
-      env = {
-        DATABASE_URL: postgresUrlForSchema(testPostgresUrl(), database.schema as string),
-        DATA_DIR: dir,
-      }
-    } else {
-      env = { DATABASE_URL: `sqlite:${join(dir, 'cloudplane.db')}`, DATA_DIR: dir }
-    }
+    database = await processDatabase(dir)
+    env = { DATABASE_URL: database.url, DATA_DIR: dir }
   })
   after(async () => {
     await server?.stop()

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../../common/context.ts'
-import { notFound } from '../../../common/errors.ts'
+import { foundOrNotFound } from '../../../common/errors.ts'
 import type { Permission } from '../../grants/grant-types.ts'
 import { accessInstance, type InstanceIds } from '../instances/instance-access.ts'
 import type { InstanceRow } from '../instances/instances.table.ts'
@@ -26,7 +26,5 @@ export async function accessConfig(
   permission: Permission,
 ): Promise<InstanceConfig> {
   const instance = await accessInstance(ctx, { instanceId }, permission)
-  const config = await findInstanceConfig(ctx.db, instance.id, configId)
-  if (config === undefined) throw notFound()
-  return { instance, config }
+  return { instance, config: foundOrNotFound(await findInstanceConfig(ctx.db, instance.id, configId)) }
 }

@@ -1,14 +1,14 @@
-import { sameNameColumns } from '../../../common/filter-columns.ts'
+import { filterFields } from '../../../common/filter-columns.ts'
 import type { PageRequest } from '../../../common/pagination.ts'
-import type { FilterSpec } from '../../../common/x-filter.ts'
 import type { Db } from '../../../db/connect.ts'
 import { dialectOf } from '../../../db/dialects/dialect.ts'
 import { type ListCriteria, listCriteria } from '../../../db/list-criteria.ts'
+import { deleteRows, insertRow, updateRow } from '../../../db/rows.ts'
 import { allOfInstance, findOfInstance, pageOfInstance } from '../instance-children.repository.ts'
 import type { ConfigRow, ConfigRowUpdate, NewConfigRow } from './configs.table.ts'
 
 /** Config profiles can be filtered by label. */
-const CONFIG_FILTERS: FilterSpec = sameNameColumns({ label: 'string' })
+const CONFIG_FILTERS = filterFields({ string: ['label'] })
 
 /**
  * The X-Filter and order of an instance's profile list. Services compile it before looking the
@@ -26,19 +26,9 @@ export const listInstanceConfigs = (db: Db, instanceId: number): Promise<ConfigR
 export const findInstanceConfig = (db: Db, instanceId: number, id: number): Promise<ConfigRow | undefined> =>
   findOfInstance(db, 'compute_configs', instanceId, id)
 
-export async function insertConfig(db: Db, row: NewConfigRow): Promise<ConfigRow> {
-  return db.insertInto('compute_configs').values(row).returningAll().executeTakeFirstOrThrow()
-}
+export const insertConfig = (db: Db, row: NewConfigRow) => insertRow(db, 'compute_configs', row)
 
-export async function updateConfig(db: Db, id: number, values: ConfigRowUpdate): Promise<ConfigRow> {
-  return db
-    .updateTable('compute_configs')
-    .set(values)
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirstOrThrow()
-}
+export const updateConfig = (db: Db, id: number, values: ConfigRowUpdate) =>
+  updateRow(db, 'compute_configs', { id }, values)
 
-export async function deleteConfig(db: Db, id: number): Promise<void> {
-  await db.deleteFrom('compute_configs').where('id', '=', id).execute()
-}
+export const deleteConfig = (db: Db, id: number) => deleteRows(db, 'compute_configs', { id })

@@ -1,10 +1,8 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { listInput, listRoute, route } from '../../../common/route-schemas.ts'
-import { EmptyObjectSchema } from '../../../common/schemas.ts'
+import { routeModule } from '../../../common/route-table.ts'
 import { contextOf } from '../../../plugins/request-context.ts'
-import { configIds, instanceIds, read, tags, write } from '../compute-routes.ts'
-import { InstanceParamsSchema } from '../instances/instances.schemas.ts'
-import { ConfigParamsSchema } from '../interfaces/interfaces.schemas.ts'
+import { read, tags, write } from '../compute-routes.ts'
+import { InstanceParams } from '../instances/instances.schemas.ts'
+import { ConfigParams } from '../interfaces/interfaces.schemas.ts'
 import {
   ConfigPageSchema,
   ConfigSchema,
@@ -13,80 +11,50 @@ import {
 } from './configs.schemas.ts'
 import * as configs from './configs.service.ts'
 
-export const configsRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get(
-    '/compute/instances/:instanceId/configs',
-    listRoute(
-      read,
-      {
-        operationId: 'getComputeConfigs',
-        summary: "List an instance's config profiles",
-        tags,
-        params: InstanceParamsSchema,
-      },
-      ConfigPageSchema,
-    ),
-    async (request) =>
-      configs.listConfigs(contextOf(request), instanceIds(request.params), listInput(request)),
-  )
+export const configsRoutes = routeModule({ tags, context: contextOf }, (api) => {
+  api.getList('/compute/instances/:instanceId/configs', {
+    auth: read,
+    operationId: 'getComputeConfigs',
+    summary: "List an instance's config profiles",
+    params: InstanceParams,
+    response: ConfigPageSchema,
+    handler: (ctx, request) => configs.listConfigs(ctx, request.ids, request.list),
+  })
 
-  app.get(
-    '/compute/instances/:instanceId/configs/:configId',
-    route(
-      read,
-      { operationId: 'getComputeConfig', summary: 'View a config profile', tags, params: ConfigParamsSchema },
-      ConfigSchema,
-    ),
-    async (request) => configs.getConfig(contextOf(request), configIds(request.params)),
-  )
+  api.get('/compute/instances/:instanceId/configs/:configId', {
+    auth: read,
+    operationId: 'getComputeConfig',
+    summary: 'View a config profile',
+    params: ConfigParams,
+    response: ConfigSchema,
+    handler: (ctx, request) => configs.getConfig(ctx, request.ids),
+  })
 
-  app.post(
-    '/compute/instances/:instanceId/configs',
-    route(
-      write,
-      {
-        operationId: 'createComputeConfig',
-        summary: 'Add a config profile, optionally with interfaces (attaches VPC subnets)',
-        tags,
-        params: InstanceParamsSchema,
-        body: CreateConfigBodySchema,
-      },
-      ConfigSchema,
-    ),
-    async (request) => configs.createConfig(contextOf(request), instanceIds(request.params), request.body),
-  )
+  api.post('/compute/instances/:instanceId/configs', {
+    auth: write,
+    operationId: 'createComputeConfig',
+    summary: 'Add a config profile, optionally with interfaces (attaches VPC subnets)',
+    params: InstanceParams,
+    body: CreateConfigBodySchema,
+    response: ConfigSchema,
+    handler: (ctx, request) => configs.createConfig(ctx, request.ids, request.body),
+  })
 
-  app.put(
-    '/compute/instances/:instanceId/configs/:configId',
-    route(
-      write,
-      {
-        operationId: 'updateComputeConfig',
-        summary: 'Change a config profile; `interfaces`, when sent, replaces the whole list',
-        tags,
-        params: ConfigParamsSchema,
-        body: UpdateConfigBodySchema,
-      },
-      ConfigSchema,
-    ),
-    async (request) => configs.updateConfig(contextOf(request), configIds(request.params), request.body),
-  )
+  api.put('/compute/instances/:instanceId/configs/:configId', {
+    auth: write,
+    operationId: 'updateComputeConfig',
+    summary: 'Change a config profile; `interfaces`, when sent, replaces the whole list',
+    params: ConfigParams,
+    body: UpdateConfigBodySchema,
+    response: ConfigSchema,
+    handler: (ctx, request) => configs.updateConfig(ctx, request.ids, request.body),
+  })
 
-  app.delete(
-    '/compute/instances/:instanceId/configs/:configId',
-    route(
-      write,
-      {
-        operationId: 'deleteComputeConfig',
-        summary: 'Delete a config profile with its interfaces',
-        tags,
-        params: ConfigParamsSchema,
-      },
-      EmptyObjectSchema,
-    ),
-    async (request) => {
-      await configs.deleteConfig(contextOf(request), configIds(request.params))
-      return {}
-    },
-  )
-}
+  api.delete('/compute/instances/:instanceId/configs/:configId', {
+    auth: write,
+    operationId: 'deleteComputeConfig',
+    summary: 'Delete a config profile with its interfaces',
+    params: ConfigParams,
+    handler: (ctx, request) => configs.deleteConfig(ctx, request.ids),
+  })
+})

@@ -1,7 +1,7 @@
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely'
+import type { Insertable, Selectable, Updateable } from 'kysely'
+import type { SerialKey, Timestamps } from '../../../db/columns.ts'
 
-export interface ConfigTable {
-  id: Generated<number>
+export interface ConfigTable extends SerialKey, Timestamps {
   instance_id: number
   label: string
   kernel: string
@@ -15,8 +15,6 @@ export interface ConfigTable {
   /** JSON object `sda`..`sdh` → `{disk_id, volume_id}` or null. */
   devices: string
   initrd: number | null
-  created: string
-  updated: string
 }
 
 export type ConfigRow = Selectable<ConfigTable>

@@ -1,17 +1,14 @@
-import { sameNameColumns } from '../../../common/filter-columns.ts'
+import { filterFields } from '../../../common/filter-columns.ts'
 import type { PageRequest } from '../../../common/pagination.ts'
-import type { FilterSpec } from '../../../common/x-filter.ts'
 import type { Db } from '../../../db/connect.ts'
 import { dialectOf } from '../../../db/dialects/dialect.ts'
 import { type ListCriteria, listCriteria } from '../../../db/list-criteria.ts'
+import { insertRow } from '../../../db/rows.ts'
 import { allOfInstance, findOfInstance, pageOfInstance } from '../instance-children.repository.ts'
 import type { DiskRow, NewDiskRow } from './disks.table.ts'
 
 /** Filterable disk fields (docs/service-facts.md#filterable-fields). */
-const DISK_FILTERS: FilterSpec = sameNameColumns({
-  label: 'string',
-  size: 'integer',
-})
+const DISK_FILTERS = filterFields({ string: ['label'], integer: ['size'] })
 
 /**
  * The X-Filter and order of an instance's disk list. Services compile it before looking the
@@ -29,9 +26,7 @@ export const listInstanceDisks = (db: Db, instanceId: number): Promise<DiskRow[]
 export const findInstanceDisk = (db: Db, instanceId: number, id: number): Promise<DiskRow | undefined> =>
   findOfInstance(db, 'compute_disks', instanceId, id)
 
-export async function insertDisk(db: Db, row: NewDiskRow): Promise<DiskRow> {
-  return db.insertInto('compute_disks').values(row).returningAll().executeTakeFirstOrThrow()
-}
+export const insertDisk = (db: Db, row: NewDiskRow) => insertRow(db, 'compute_disks', row)
 
 /** A disk with the instance it belongs to: what image capture needs to check and label an image. */
 export interface AccountDisk extends DiskRow {

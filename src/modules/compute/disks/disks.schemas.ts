@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox'
-import { IdParamSchema, Page, TimestampSchema } from '../../../common/schemas.ts'
+import { idParams } from '../../../common/id-params.ts'
+import { Page, TimestampSchema } from '../../../common/schemas.ts'
 
 export const DISK_FILESYSTEMS = ['raw', 'swap', 'ext3', 'ext4', 'initrd'] as const
 
@@ -17,4 +18,4 @@ export type Disk = Static<typeof DiskSchema>
 
 export const DiskPageSchema = Page(DiskSchema)
 
-export const DiskParamsSchema = Type.Object({ instanceId: IdParamSchema, diskId: IdParamSchema })
+export const DiskParams = idParams('instanceId', 'diskId')

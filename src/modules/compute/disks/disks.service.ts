@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../../common/context.ts'
-import { notFound } from '../../../common/errors.ts'
+import { foundOrNotFound } from '../../../common/errors.ts'
 import { type ListQuery, mapPage } from '../../../common/pagination.ts'
 import type { PageResult } from '../../../common/schemas.ts'
 import type { Permission } from '../../grants/grant-types.ts'
@@ -35,9 +35,7 @@ export async function accessDisk(
   permission: Permission,
 ): Promise<{ instance: InstanceRow; disk: DiskRow }> {
   const instance = await accessInstance(ctx, { instanceId }, permission)
-  const disk = await repo.findInstanceDisk(ctx.db, instance.id, diskId)
-  if (disk === undefined) throw notFound()
-  return { instance, disk }
+  return { instance, disk: foundOrNotFound(await repo.findInstanceDisk(ctx.db, instance.id, diskId)) }
 }
 
 /**

@@ -1,15 +1,13 @@
-import type { Generated, Insertable, Selectable } from 'kysely'
+import type { Insertable, Selectable } from 'kysely'
+import type { SerialKey, Timestamps } from '../../../db/columns.ts'
 
-export interface DiskTable {
-  id: Generated<number>
+export interface DiskTable extends SerialKey, Timestamps {
   instance_id: number
   label: string
   status: string
   /** Size in MB. */
   size: number
   filesystem: string
-  created: string
-  updated: string
 }
 
 export type DiskRow = Selectable<DiskTable>

@@ -1,6 +1,5 @@
 import type { RequestContext } from '../../../common/context.ts'
-import { notFound } from '../../../common/errors.ts'
-import { assertEntityGrant } from '../../grants/authorize.ts'
+import { accessAccountEntity } from '../../grants/entity-access.ts'
 import type { Permission } from '../../grants/grant-types.ts'
 import { findAccountInstance } from './instances.repository.ts'
 import type { InstanceRow } from './instances.table.ts'
@@ -19,12 +18,9 @@ export async function accessInstance(
   { instanceId }: InstanceIds,
   permission: Permission,
 ): Promise<InstanceRow> {
-  const row = await findAccountInstance(ctx.db, ctx.actor.accountId, instanceId, {
-    lock: permission === 'read_write',
-  })
-  if (row === undefined) throw notFound()
-  await assertEntityGrant(ctx.db, ctx.actor, 'compute', row.id, permission)
-  return row
+  return accessAccountEntity(ctx, 'compute', permission, (options) =>
+    findAccountInstance(ctx.db, ctx.actor.accountId, instanceId, options),
+  )
 }
 
 /** A profile's interfaces are active while the instance runs from it. */

@@ -1,4 +1,5 @@
 import type { Db } from '../../../db/connect.ts'
+import { countRows, findValue, upsertRow } from '../../../db/rows.ts'
 
 /**
  * Instances one account may have, unless an operator raised it (`cloudplane account limits`):
@@ -8,28 +9,15 @@ import type { Db } from '../../../db/connect.ts'
 export const DEFAULT_INSTANCES_PER_ACCOUNT = 100
 
 export async function instancesPerAccount(db: Db, accountId: number): Promise<number> {
-  const row = await db
-    .selectFrom('account_limits')
-    .select('instances')
-    .where('account_id', '=', accountId)
-    .executeTakeFirst()
-  return row?.instances ?? DEFAULT_INSTANCES_PER_ACCOUNT
+  return (
+    (await findValue(db, 'account_limits', 'instances', { account_id: accountId })) ??
+    DEFAULT_INSTANCES_PER_ACCOUNT
+  )
 }
 
-/** Sets (or with null, resets) the account's instance limit. */
-export async function setInstancesPerAccount(db: Db, accountId: number, limit: number | null): Promise<void> {
-  await db
-    .insertInto('account_limits')
-    .values({ account_id: accountId, vpcs_per_region: null, instances: limit })
-    .onConflict((oc) => oc.column('account_id').doUpdateSet({ instances: limit }))
-    .execute()
-}
+/** Sets (or with null, resets) the account's instance limit; its other limits stay as they are. */
+export const setInstancesPerAccount = (db: Db, accountId: number, limit: number | null) =>
+  upsertRow(db, 'account_limits', { account_id: accountId, instances: limit }, ['account_id'])
 
-export async function countAccountInstances(db: Db, accountId: number): Promise<number> {
-  const row = await db
-    .selectFrom('compute_instances')
-    .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
-    .where('account_id', '=', accountId)
-    .executeTakeFirstOrThrow()
-  return Number(row.n)
-}
+export const countAccountInstances = (db: Db, accountId: number) =>
+  countRows(db, 'compute_instances', { account_id: accountId })

@@ -25,7 +25,7 @@ type InstanceWork = JobPayloads['instance-work']
 
 /** The status while the work runs, and after it succeeds or fails (as the real service leaves it). */
 const STATES: Record<
-  Exclude<WorkKind, 'image_capture'>,
+  Exclude<WorkKind, 'image_capture' | 'image_upload'>,
   {
     during: string
     done: string

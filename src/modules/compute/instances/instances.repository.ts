@@ -1,90 +1,52 @@
 import { sql } from 'kysely'
-import { pageOfFilteredList } from '../../../common/filtered-list.ts'
+import { filterFields } from '../../../common/filter-columns.ts'
 import type { ListQuery } from '../../../common/pagination.ts'
-import type { PageResult } from '../../../common/schemas.ts'
-import type { FilterSpec } from '../../../common/x-filter.ts'
 import type { Db } from '../../../db/connect.ts'
-import { forUpdate } from '../../../db/dialects/dialect.ts'
+import {
+  deleteRows,
+  findRow,
+  insertRow,
+  pageOfRows,
+  type RowLock,
+  updateRow,
+  updateRows,
+} from '../../../db/rows.ts'
 import type { GrantedListScope } from '../../grants/authorize.ts'
 import { grantRestriction } from '../../grants/grant-filter.ts'
-import type { InstanceRow, InstanceRowUpdate, NewInstanceRow } from './instances.table.ts'
+import type { InstanceRowUpdate, NewInstanceRow } from './instances.table.ts'
 
 /** The account's instance; `lock` holds its row until the transaction ends (PostgreSQL), for a change. */
-export async function findAccountInstance(
-  db: Db,
-  accountId: number,
-  id: number,
-  options: { lock?: boolean } = {},
-): Promise<InstanceRow | undefined> {
-  const query = db
-    .selectFrom('compute_instances')
-    .selectAll()
-    .where('id', '=', id)
-    .where('account_id', '=', accountId)
-  return (options.lock ? forUpdate(db, query) : query).executeTakeFirst()
-}
+export const findAccountInstance = (db: Db, accountId: number, id: number, options?: RowLock) =>
+  findRow(db, 'compute_instances', { id, account_id: accountId }, options)
 
-export async function findInstanceByLabel(
-  db: Db,
-  accountId: number,
-  label: string,
-): Promise<InstanceRow | undefined> {
-  return db
-    .selectFrom('compute_instances')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where('label', '=', label)
-    .executeTakeFirst()
-}
+export const findInstanceByLabel = (db: Db, accountId: number, label: string) =>
+  findRow(db, 'compute_instances', { account_id: accountId, label })
 
 /** Filterable instance fields. */
-const INSTANCE_FILTERS: FilterSpec = {
-  id: { column: 'id', type: 'integer' },
-  label: { column: 'label', type: 'string' },
-  group: { column: 'display_group', type: 'string' },
-  region: { column: 'region', type: 'string' },
-  type: { column: 'type', type: 'string' },
-  image: { column: 'image', type: 'string', nullable: true },
-}
+const INSTANCE_FILTERS = filterFields(
+  { integer: ['id'], string: ['label', 'group', 'region', 'type', 'image'] },
+  { column: (field) => (field === 'group' ? 'display_group' : field), nullable: ['image'] },
+)
 
 /** The account's instances, or a restricted user's granted ones. */
-export function listAccountInstances(
-  db: Db,
-  scope: GrantedListScope,
-  list: ListQuery,
-): Promise<PageResult<InstanceRow>> {
-  const query = db.selectFrom('compute_instances').selectAll().where('account_id', '=', scope.accountId)
+export function listAccountInstances(db: Db, scope: GrantedListScope, list: ListQuery) {
   const restriction = grantRestriction('compute', 'id', scope.restrictedUserId)
-  return pageOfFilteredList(db, query, { spec: INSTANCE_FILTERS, unique: 'id', restriction }, list)
+  const fields = { spec: INSTANCE_FILTERS, unique: 'id', restriction }
+  return pageOfRows(db, 'compute_instances', { account_id: scope.accountId }, fields, list)
 }
 
-export async function insertInstance(db: Db, row: NewInstanceRow): Promise<InstanceRow> {
-  return db.insertInto('compute_instances').values(row).returningAll().executeTakeFirstOrThrow()
-}
+export const insertInstance = (db: Db, row: NewInstanceRow) => insertRow(db, 'compute_instances', row)
 
-export async function updateInstance(db: Db, id: number, values: InstanceRowUpdate): Promise<InstanceRow> {
-  return db
-    .updateTable('compute_instances')
-    .set(values)
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirstOrThrow()
-}
+export const updateInstance = (db: Db, id: number, values: InstanceRowUpdate) =>
+  updateRow(db, 'compute_instances', { id }, values)
 
 /** Deletes the instance; its disks, configs and interfaces go with it (foreign-key cascade). */
-export async function deleteInstance(db: Db, id: number): Promise<void> {
-  await db.deleteFrom('compute_instances').where('id', '=', id).execute()
-}
+export const deleteInstance = (db: Db, id: number) => deleteRows(db, 'compute_instances', { id })
 
 /** Marks the interfaces of the booted profile active and every other one of the instance inactive. */
 export async function setActiveConfig(db: Db, instanceId: number, configId: number | null): Promise<void> {
   if (configId === null) {
-    await db
-      .updateTable('compute_interfaces')
-      .set({ active: false })
-      .where('instance_id', '=', instanceId)
-      .where('active', '=', true)
-      .execute()
+    await updateRows(db, 'compute_interfaces', { instance_id: instanceId, active: true }, { active: false })
     return
   }
   await db

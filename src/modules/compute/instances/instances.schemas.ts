@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox'
-import { IdParamSchema, IdSchema, Nullable, Page, TimestampSchema } from '../../../common/schemas.ts'
+import { idParams } from '../../../common/id-params.ts'
+import { IdSchema, Nullable, Page, TimestampSchema } from '../../../common/schemas.ts'
 import { term } from '../../../vocabulary/terms.ts'
 import { InterfaceInputSchema } from '../interfaces/interfaces.schemas.ts'
 
@@ -120,4 +121,4 @@ export type UpdateInstanceBody = Static<typeof UpdateInstanceBodySchema>
 export const PowerBodySchema = Type.Object({ config_id: Type.Optional(Nullable(IdSchema)) })
 export type PowerBody = Static<typeof PowerBodySchema>
 
-export const InstanceParamsSchema = Type.Object({ instanceId: IdParamSchema })
+export const InstanceParams = idParams('instanceId')

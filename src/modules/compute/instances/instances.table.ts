@@ -1,8 +1,7 @@
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely'
+import type { Insertable, Selectable, Updateable } from 'kysely'
+import type { AccountOwned, Tagged, Timestamps } from '../../../db/columns.ts'
 
-export interface InstanceTable {
-  id: Generated<number>
-  account_id: number
+export interface InstanceTable extends AccountOwned, Tagged, Timestamps {
   label: string
   /** The wire field `group` (a reserved word in SQL). */
   display_group: string
@@ -18,15 +17,11 @@ export interface InstanceTable {
   watchdog_enabled: boolean
   /** JSON object of alert thresholds. */
   alerts: string
-  /** JSON array of tags. */
-  tags: string
   has_user_data: boolean
   /** The config profile last booted (its interfaces are active while running), or NULL. */
   booted_config_id: number | null
   /** The script the instance was deployed with, or NULL. */
   stackscript_id: number | null
-  created: string
-  updated: string
 }
 
 export type InstanceRow = Selectable<InstanceTable>

@@ -3,6 +3,7 @@ import { sql } from 'kysely'
 import { formatIpv4, parseIpv4 } from '../../../common/cidr.ts'
 import { badRequest } from '../../../common/errors.ts'
 import type { Db } from '../../../db/connect.ts'
+import { takeRow, upsertRow } from '../../../db/rows.ts'
 
 /**
  * Public addresses come from 198.18.0.0/15, the range set aside for testing (RFC 2544), so no
@@ -52,11 +53,7 @@ export async function allocatePublicAddresses(db: Db, region: string): Promise<P
 export async function releasePublicAddresses(db: Db, region: string, ipv4: string): Promise<void> {
   const host = hostNumber(ipv4)
   if (host === undefined) return
-  await db
-    .insertInto('compute_ipv4_free')
-    .values({ region, host })
-    .onConflict((oc) => oc.columns(['region', 'host']).doNothing())
-    .execute()
+  await upsertRow(db, 'compute_ipv4_free', { region, host }, ['region', 'host'], 'keep')
 }
 
 /**
@@ -73,12 +70,7 @@ async function takeFreedHost(db: Db, region: string): Promise<number | undefined
       .limit(1)
       .executeTakeFirst()
     if (row === undefined) return undefined
-    const deleted = await db
-      .deleteFrom('compute_ipv4_free')
-      .where('region', '=', region)
-      .where('host', '=', row.host)
-      .executeTakeFirst()
-    if (Number(deleted.numDeletedRows) === 1) return Number(row.host)
+    if (await takeRow(db, 'compute_ipv4_free', { region, host: row.host })) return Number(row.host)
   }
   return undefined
 }

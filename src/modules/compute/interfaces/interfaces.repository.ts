@@ -1,45 +1,16 @@
 import type { Db } from '../../../db/connect.ts'
-import type {
-  InterfaceRangeRow,
-  InterfaceRow,
-  InterfaceRowUpdate,
-  NewInterfaceRow,
-} from './interfaces.table.ts'
+import { deleteRows, insertRow, rowsIn, rowsOf, updateRow } from '../../../db/rows.ts'
+import type { InterfaceRow, InterfaceRowUpdate, NewInterfaceRow } from './interfaces.table.ts'
 
-export async function listConfigInterfaces(db: Db, configId: number): Promise<InterfaceRow[]> {
-  return db
-    .selectFrom('compute_interfaces')
-    .selectAll()
-    .where('config_id', '=', configId)
-    .orderBy('position')
-    .execute()
-}
+export const listConfigInterfaces = (db: Db, configId: number): Promise<InterfaceRow[]> =>
+  rowsOf(db, 'compute_interfaces', { config_id: configId }).orderBy('position').execute()
 
 /** The interfaces of several profiles in one query (a page of configs). */
-export async function listInterfacesOfConfigs(db: Db, configIds: readonly number[]): Promise<InterfaceRow[]> {
-  if (configIds.length === 0) return []
-  return db
-    .selectFrom('compute_interfaces')
-    .selectAll()
-    .where('config_id', 'in', configIds)
-    .orderBy('config_id')
-    .orderBy('position')
-    .execute()
-}
+export const listInterfacesOfConfigs = (db: Db, configIds: readonly number[]) =>
+  rowsIn(db, 'compute_interfaces', 'config_id', configIds, ['config_id', 'position'])
 
-export async function listRangesOfInterfaces(
-  db: Db,
-  interfaceIds: readonly number[],
-): Promise<InterfaceRangeRow[]> {
-  if (interfaceIds.length === 0) return []
-  return db
-    .selectFrom('compute_interface_ranges')
-    .selectAll()
-    .where('interface_id', 'in', interfaceIds)
-    .orderBy('interface_id')
-    .orderBy('position')
-    .execute()
-}
+export const listRangesOfInterfaces = (db: Db, interfaceIds: readonly number[]) =>
+  rowsIn(db, 'compute_interface_ranges', 'interface_id', interfaceIds, ['interface_id', 'position'])
 
 /** What other instances hold in a subnet: their addresses and routed ranges. */
 export async function listSubnetHoldings(
@@ -66,18 +37,10 @@ export async function listSubnetHoldings(
   }
 }
 
-export async function insertInterface(db: Db, row: NewInterfaceRow): Promise<InterfaceRow> {
-  return db.insertInto('compute_interfaces').values(row).returningAll().executeTakeFirstOrThrow()
-}
+export const insertInterface = (db: Db, row: NewInterfaceRow) => insertRow(db, 'compute_interfaces', row)
 
-export async function updateInterface(db: Db, id: number, values: InterfaceRowUpdate): Promise<InterfaceRow> {
-  return db
-    .updateTable('compute_interfaces')
-    .set(values)
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirstOrThrow()
-}
+export const updateInterface = (db: Db, id: number, values: InterfaceRowUpdate) =>
+  updateRow(db, 'compute_interfaces', { id }, values)
 
 export async function deleteInterfaces(db: Db, ids: readonly number[]): Promise<void> {
   if (ids.length === 0) return
@@ -96,7 +59,7 @@ export async function clearPrimary(db: Db, configId: number, exceptId: number | 
 }
 
 export async function replaceRanges(db: Db, interfaceId: number, ranges: readonly string[]): Promise<void> {
-  await db.deleteFrom('compute_interface_ranges').where('interface_id', '=', interfaceId).execute()
+  await deleteRows(db, 'compute_interface_ranges', { interface_id: interfaceId })
   if (ranges.length === 0) return
   await db
     .insertInto('compute_interface_ranges')

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox'
-import { IdParamSchema, IdSchema, Nullable } from '../../../common/schemas.ts'
+import { idParams } from '../../../common/id-params.ts'
+import { IdSchema, Nullable } from '../../../common/schemas.ts'
 
 export const INTERFACE_PURPOSES = ['public', 'vlan', 'vpc'] as const
 export type InterfacePurpose = (typeof INTERFACE_PURPOSES)[number]
@@ -54,10 +55,6 @@ export const UpdateInterfaceBodySchema = Type.Object({
 })
 export type UpdateInterfaceBody = Static<typeof UpdateInterfaceBodySchema>
 
-export const ConfigParamsSchema = Type.Object({ instanceId: IdParamSchema, configId: IdParamSchema })
+export const ConfigParams = idParams('instanceId', 'configId')
 
-export const InterfaceParamsSchema = Type.Object({
-  instanceId: IdParamSchema,
-  configId: IdParamSchema,
-  interfaceId: IdParamSchema,
-})
+export const InterfaceParams = idParams('instanceId', 'configId', 'interfaceId')

@@ -1,14 +1,10 @@
 import { buildEvent, type EventSource } from '../../events/event-builder.ts'
+import { aboutGrantedEntity, grantedEntity } from '../../grants/granted-entity.ts'
 import type { ScriptRow } from './scripts.table.ts'
 
 type ScriptRef = Pick<ScriptRow, 'id' | 'label'>
 
-export const scriptEntity = (script: ScriptRef) => ({
-  type: 'script',
-  id: script.id,
-  label: script.label,
-  url: `/v4/compute/scripts/${script.id}`,
-})
+export const scriptEntity = (script: ScriptRef) => grantedEntity('script', '/v4/compute/scripts', script)
 
 /** `stackscript_*` events name the script; its grant decides which restricted users see them. */
 export function scriptEvent(
@@ -17,10 +13,5 @@ export function scriptEvent(
   script: ScriptRef,
   created: string,
 ) {
-  return buildEvent(
-    source,
-    action,
-    { entity: scriptEntity(script), grant: { type: 'script', id: script.id } },
-    created,
-  )
+  return buildEvent(source, action, aboutGrantedEntity(scriptEntity(script)), created)
 }

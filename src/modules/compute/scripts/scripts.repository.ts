@@ -1,27 +1,21 @@
 import { type RawBuilder, type SqlBool, sql } from 'kysely'
-import { sameNameColumns } from '../../../common/filter-columns.ts'
+import { filterFields } from '../../../common/filter-columns.ts'
 import { type PageRequest, paginateQuery } from '../../../common/pagination.ts'
 import type { PageResult } from '../../../common/schemas.ts'
-import type { FilterSpec } from '../../../common/x-filter.ts'
 import type { Db } from '../../../db/connect.ts'
-import { dialectOf, forUpdate } from '../../../db/dialects/dialect.ts'
+import { dialectOf } from '../../../db/dialects/dialect.ts'
 import { listCriteria } from '../../../db/list-criteria.ts'
+import { deleteRows, findRow, insertRow, updateRow } from '../../../db/rows.ts'
 import { grantedEntities } from '../../grants/grant-filter.ts'
 import { takeMine } from './script-mine-filter.ts'
 import type { NewScriptRow, ScriptRow, ScriptRowUpdate } from './scripts.table.ts'
 
 /** Filterable script fields. */
-const SCRIPT_FILTERS: FilterSpec = sameNameColumns({
-  id: 'integer',
-  label: 'string',
-  username: 'string',
-  description: 'string',
-  rev_note: 'string',
-  is_public: 'boolean',
-  deployments_total: 'integer',
-  deployments_active: 'integer',
-  created: 'timestamp',
-  updated: 'timestamp',
+const SCRIPT_FILTERS = filterFields({
+  integer: ['id', 'deployments_total', 'deployments_active'],
+  string: ['label', 'username', 'description', 'rev_note'],
+  boolean: ['is_public'],
+  timestamp: ['created', 'updated'],
 })
 
 /** A script the account can see: a public one, or one of its own. */
@@ -43,16 +37,8 @@ export async function findVisibleScript(
 }
 
 /** One of the account's own scripts, held until the transaction ends (PostgreSQL), for a change. */
-export async function lockAccountScript(
-  db: Db,
-  accountId: number,
-  id: number,
-): Promise<ScriptRow | undefined> {
-  return forUpdate(
-    db,
-    db.selectFrom('scripts').selectAll().where('id', '=', id).where('account_id', '=', accountId),
-  ).executeTakeFirst()
-}
+export const lockAccountScript = (db: Db, accountId: number, id: number) =>
+  findRow(db, 'scripts', { id, account_id: accountId }, { lock: true })
 
 export interface ScriptListScope {
   /** The caller's account, whose own scripts are listed with the public ones; null: public only. */
@@ -97,17 +83,12 @@ export async function listScripts(
   return paginateQuery(db, query, criteria.order, page)
 }
 
-export async function insertScript(db: Db, row: NewScriptRow): Promise<ScriptRow> {
-  return db.insertInto('scripts').values(row).returningAll().executeTakeFirstOrThrow()
-}
+export const insertScript = (db: Db, row: NewScriptRow) => insertRow(db, 'scripts', row)
 
-export async function updateScript(db: Db, id: number, values: ScriptRowUpdate): Promise<ScriptRow> {
-  return db.updateTable('scripts').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow()
-}
+export const updateScript = (db: Db, id: number, values: ScriptRowUpdate) =>
+  updateRow(db, 'scripts', { id }, values)
 
-export async function deleteScript(db: Db, id: number): Promise<void> {
-  await db.deleteFrom('scripts').where('id', '=', id).execute()
-}
+export const deleteScript = (db: Db, id: number) => deleteRows(db, 'scripts', { id })
 
 /** Counts a deployment made (+1) or an instance deployed with it deleted (-1). */
 export async function countDeployment(db: Db, id: number, change: 1 | -1): Promise<void> {

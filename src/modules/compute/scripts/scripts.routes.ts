@@ -1,13 +1,11 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { parseId } from '../../../common/ids.ts'
-import { categoryAuth, listInput, listRoute, route } from '../../../common/route-schemas.ts'
-import { EmptyObjectSchema } from '../../../common/schemas.ts'
+import { categoryAuth } from '../../../common/route-schemas.ts'
+import { routeModule, routeTable } from '../../../common/route-table.ts'
 import { contextOf, publicContextOf } from '../../../plugins/request-context.ts'
 import type { DeployImages } from '../instances/deploy-image.ts'
 import {
   CreateScriptBodySchema,
   ScriptPageSchema,
-  ScriptParamsSchema,
+  ScriptParams,
   ScriptSchema,
   UpdateScriptBodySchema,
 } from './scripts.schemas.ts'
@@ -18,90 +16,59 @@ const tags = ['Scripts']
 const auth = categoryAuth('stackscripts')
 const read = { public: true, ...auth.read }
 const { write } = auth
-const ids = (params: { scriptId: string }) => ({ scriptId: parseId(params.scriptId) })
 
 export interface ScriptsRoutesOptions {
   /** Where a script's `images` are checked (the images domain, wired in src/routes.ts). */
   images: DeployImages
 }
 
-export const scriptsRoutes: FastifyPluginAsyncTypebox<ScriptsRoutesOptions> = async (app, options) => {
-  app.get(
-    '/compute/scripts',
-    listRoute(
-      read,
-      {
-        operationId: 'getScripts',
-        summary: "List public scripts and, with a token, the account's own",
-        tags,
-      },
-      ScriptPageSchema,
-    ),
-    async (request) => scripts.listScripts(publicContextOf(request), listInput(request)),
-  )
+export const scriptsRoutes = routeModule(
+  { tags, context: contextOf },
+  (api, app, options: ScriptsRoutesOptions) => {
+    const publicApi = routeTable(app, { tags, context: publicContextOf })
 
-  app.get(
-    '/compute/scripts/:scriptId',
-    route(
-      read,
-      {
-        operationId: 'getScript',
-        summary: 'View a script: a public one, or one of the account',
-        tags,
-        params: ScriptParamsSchema,
-      },
-      ScriptSchema,
-    ),
-    async (request) => scripts.getScript(publicContextOf(request), ids(request.params)),
-  )
+    publicApi.getList('/compute/scripts', {
+      auth: read,
+      operationId: 'getScripts',
+      summary: "List public scripts and, with a token, the account's own",
+      response: ScriptPageSchema,
+      handler: (ctx, request) => scripts.listScripts(ctx, request.list),
+    })
 
-  app.post(
-    '/compute/scripts',
-    route(
-      write,
-      {
-        operationId: 'createScript',
-        summary: 'Create a script; its user-defined fields are read from its UDF tags',
-        tags,
-        body: CreateScriptBodySchema,
-      },
-      ScriptSchema,
-    ),
-    async (request) => scripts.createScript(contextOf(request), request.body, options.images),
-  )
+    publicApi.get('/compute/scripts/:scriptId', {
+      auth: read,
+      operationId: 'getScript',
+      summary: 'View a script: a public one, or one of the account',
+      params: ScriptParams,
+      response: ScriptSchema,
+      handler: (ctx, request) => scripts.getScript(ctx, request.ids),
+    })
 
-  app.put(
-    '/compute/scripts/:scriptId',
-    route(
-      write,
-      {
-        operationId: 'updateScript',
-        summary: 'Change a script of the account; a public script cannot be made private',
-        tags,
-        params: ScriptParamsSchema,
-        body: UpdateScriptBodySchema,
-      },
-      ScriptSchema,
-    ),
-    async (request) =>
-      scripts.updateScript(contextOf(request), ids(request.params), request.body, options.images),
-  )
+    api.post('/compute/scripts', {
+      auth: write,
+      operationId: 'createScript',
+      summary: 'Create a script; its user-defined fields are read from its UDF tags',
+      body: CreateScriptBodySchema,
+      response: ScriptSchema,
+      handler: (ctx, request) => scripts.createScript(ctx, request.body, options.images),
+    })
 
-  app.delete(
-    '/compute/scripts/:scriptId',
-    route(
-      write,
-      {
-        operationId: 'deleteScript',
-        summary: 'Delete a private script of the account',
-        tags,
-        params: ScriptParamsSchema,
-      },
-      EmptyObjectSchema,
-    ),
-    async (request) => {
-      await scripts.deleteScript(contextOf(request), ids(request.params))
-      return {}
-    },
-  )
-}
+    api.put('/compute/scripts/:scriptId', {
+      auth: write,
+      operationId: 'updateScript',
+      summary: 'Change a script of the account; a public script cannot be made private',
+      params: ScriptParams,
+      body: UpdateScriptBodySchema,
+      response: ScriptSchema,
+      handler: (ctx, request) => scripts.updateScript(ctx, request.ids, request.body, options.images),
+    })
+
+    api.delete('/compute/scripts/:scriptId', {
+      auth: write,
+      operationId: 'deleteScript',
+      summary: 'Delete a private script of the account',
+      params: ScriptParams,
+      handler: (ctx, request) => scripts.deleteScript(ctx, request.ids),
+    })
+  },
+)

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox'
-import { IdParamSchema, Page, TimestampSchema } from '../../../common/schemas.ts'
+import { idParams } from '../../../common/id-params.ts'
+import { Page, TimestampSchema } from '../../../common/schemas.ts'
 import { term } from '../../../vocabulary/terms.ts'
 
 export const UserDefinedFieldSchema = Type.Object({
@@ -55,4 +56,4 @@ export type CreateScriptBody = Static<typeof CreateScriptBodySchema>
 export const UpdateScriptBodySchema = Type.Partial(CreateScriptBodySchema)
 export type UpdateScriptBody = Static<typeof UpdateScriptBodySchema>
 
-export const ScriptParamsSchema = Type.Object({ scriptId: IdParamSchema })
+export const ScriptParams = idParams('scriptId')

@@ -1,7 +1,7 @@
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely'
+import type { Insertable, Selectable, Updateable } from 'kysely'
+import type { SerialKey, Timestamps } from '../../../db/columns.ts'
 
-export interface ScriptTable {
-  id: Generated<number>
+export interface ScriptTable extends SerialKey, Timestamps {
   /** NULL for the public catalogue's scripts. */
   account_id: number | null
   /** The catalogue's key of a public catalogue script, else NULL. */
@@ -17,8 +17,6 @@ export interface ScriptTable {
   deployments_total: number
   deployments_active: number
   is_public: boolean
-  created: string
-  updated: string
   rev_note: string
   script: string
   /** JSON array of the fields parsed from the script's UDF tags. */

@@ -17,16 +17,20 @@ export interface RegionPrice extends TypePrice {
   id: string
 }
 
-export interface CatalogueType {
-  id: string
-  label: string
-  class: 'nanode' | 'standard' | 'highmem' | 'dedicated' | 'gpu'
+/** What a plan gives an instance, in the units above; the catalogue and its table hold them alike. */
+export interface TypeResources {
   memory: number
   disk: number
   transfer: number
   vcpus: number
   gpus: number
   network_out: number
+}
+
+export interface CatalogueType extends TypeResources {
+  id: string
+  label: string
+  class: 'nanode' | 'standard' | 'highmem' | 'dedicated' | 'gpu'
   price: TypePrice
   region_prices: RegionPrice[]
   addons: { backups: { price: TypePrice; region_prices: RegionPrice[] } }

@@ -1,36 +1,29 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { listInput, listRoute, route } from '../../../common/route-schemas.ts'
+import { routeModule } from '../../../common/route-table.ts'
 import { publicContextOf } from '../../../plugins/request-context.ts'
 import { ComputeTypePageSchema, ComputeTypeSchema, TypeParamsSchema } from './types.schemas.ts'
 import * as types from './types.service.ts'
 
-const tags = ['Compute types']
 const auth = { public: true }
 
 /** The instance type catalogue: public, like regions. */
-export const computeTypesRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get(
-    '/compute/types',
-    listRoute(
+export const computeTypesRoutes = routeModule(
+  { tags: ['Compute types'], context: publicContextOf },
+  (api) => {
+    api.getList('/compute/types', {
       auth,
-      { operationId: 'getComputeTypes', summary: 'List compute instance types', tags },
-      ComputeTypePageSchema,
-    ),
-    async (request) => types.listTypes(publicContextOf(request), listInput(request)),
-  )
+      operationId: 'getComputeTypes',
+      summary: 'List compute instance types',
+      response: ComputeTypePageSchema,
+      handler: (ctx, request) => types.listTypes(ctx, request.list),
+    })
 
-  app.get(
-    '/compute/types/:typeId',
-    route(
+    api.get('/compute/types/:typeId', {
       auth,
-      {
-        operationId: 'getComputeType',
-        summary: 'View a compute instance type',
-        tags,
-        params: TypeParamsSchema,
-      },
-      ComputeTypeSchema,
-    ),
-    async (request) => types.getType(publicContextOf(request), { typeId: request.params.typeId }),
-  )
-}
+      operationId: 'getComputeType',
+      summary: 'View a compute instance type',
+      params: TypeParamsSchema,
+      response: ComputeTypeSchema,
+      handler: (ctx, request) => types.getType(ctx, request.params),
+    })
+  },
+)

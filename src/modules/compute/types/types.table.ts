@@ -1,15 +1,10 @@
 import type { Selectable } from 'kysely'
+import type { TypeResources } from './types.catalogue.ts'
 
-export interface ComputeTypeTable {
+export interface ComputeTypeTable extends TypeResources {
   id: string
   label: string
   class: string
-  memory: number
-  disk: number
-  transfer: number
-  vcpus: number
-  gpus: number
-  network_out: number
   /** JSON `{hourly, monthly}`. */
   price: string
   /** JSON array of `{id, hourly, monthly}`. */

@@ -21,9 +21,12 @@ export class FaultCache {
     this.#dice = dice
   }
 
-  async rules(): Promise<FaultRule[]> {
+  /** `counters`: the request's change counters (plugins/db.ts), read after it started. */
+  async rules(counters?: Promise<ReadonlyMap<string, number>>): Promise<FaultRule[]> {
     const stamp =
-      changeCounter(this.#db, FAULTS_COUNTER) ?? (await changeCounterNow(this.#db, FAULTS_COUNTER))
+      counters !== undefined
+        ? (await counters).get(FAULTS_COUNTER)
+        : (changeCounter(this.#db, FAULTS_COUNTER) ?? (await changeCounterNow(this.#db, FAULTS_COUNTER)))
     if (stamp !== undefined && stamp === this.#seen) return this.#rules
     const rules = await listFaultRules(this.#db)
     if (stamp !== this.#seen) this.#dice.reset()

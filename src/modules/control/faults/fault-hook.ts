@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { countersOf } from '../../../plugins/db.ts'
 import { FaultCache } from './fault-cache.ts'
 import { sendStatusFault } from './fault-responses.ts'
 import { FaultDice, type FaultRule, ruleMatches } from './fault-rules.ts'
@@ -9,6 +10,17 @@ import { claimFiring } from './faults.repository.ts'
 const firedRules = new WeakMap<FastifyRequest, number>()
 
 export const faultRuleOf = (request: FastifyRequest): number | null => firedRules.get(request) ?? null
+
+/** Told of each request whose connection a rule dropped: no answer goes out, so no onSend hook runs. */
+export type DropListener = (request: FastifyRequest, reply: FastifyReply) => void
+const dropListeners = new WeakMap<FastifyInstance, DropListener[]>()
+
+/** Calls `listener` for every connection a fault rule drops on `app` (the journal records them). */
+export function onDroppedConnection(app: FastifyInstance, listener: DropListener): void {
+  const listeners = dropListeners.get(app) ?? []
+  listeners.push(listener)
+  dropListeners.set(app, listeners)
+}
 
 /** Paths no fault touches: the controls themselves (a test must be able to clear its faults). */
 const isExempt = (path: string, controlPrefix: string): boolean =>
@@ -29,7 +41,7 @@ export function installFaultHook(app: FastifyInstance, controlPrefix: string): F
   const cache = new FaultCache(app.db, dice)
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     if (!app.readiness.ready) return
-    const rules = await cache.rules()
+    const rules = await cache.rules(countersOf(request))
     if (rules.length === 0) return
     const path = request.url.split('?', 1)[0] ?? ''
     if (isExempt(path, controlPrefix)) return
@@ -52,6 +64,7 @@ export function installFaultHook(app: FastifyInstance, controlPrefix: string): F
       if (effect.kind === 'drop') {
         reply.hijack()
         request.raw.socket?.destroy()
+        for (const listener of dropListeners.get(app) ?? []) listener(request, reply)
         return reply
       }
     }

@@ -1,6 +1,8 @@
-import type { FastifyInstance } from 'fastify'
-import { faultRuleOf } from '../faults/fault-hook.ts'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { jsonBodyText } from '../../../plugins/json-body.ts'
+import { faultRuleOf, onDroppedConnection } from '../faults/fault-hook.ts'
 import { journalPath, journalQuery } from './journal-redact.ts'
+import type { JournalOutcome } from './journal-rows.ts'
 import type { JournalWriter } from './journal-writer.ts'
 
 const isJournalled = (path: string, controlPrefix: string): boolean =>
@@ -12,41 +14,56 @@ const isJournalled = (path: string, controlPrefix: string): boolean =>
   )
 
 /**
- * Records every API request in the journal, from one hook as the answer leaves (its status is
- * set, its body in hand): the entry, bodies by reference, goes to the writer's buffer. Nothing here
- * parses, redacts or writes: that is the writer's, off the hot path. A dropped connection (a fault)
- * sends nothing and is not recorded.
+ * Records every API request in the journal. The entry, bodies by reference (the JSON text that
+ * came in, the payload string that goes out), goes to the writer's buffer: nothing here parses,
+ * serialises, redacts or writes; that is the writer's, off the hot path.
+ *
+ * An answer is recorded as it leaves (onSend; `client_closed` when the client had already gone).
+ * A request that gets none, because a fault rule dropped its connection, is recorded as the rule
+ * drops it, with no status. No per-request listener is added for either.
  */
 export function installJournalHook(app: FastifyInstance, writer: JournalWriter, controlPrefix: string): void {
-  app.addHook('onSend', (request, reply, payload, done) => {
+  const record = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number | null,
+    responseBody: unknown,
+    outcome: JournalOutcome | null,
+  ) => {
     const url = request.url
     const q = url.indexOf('?')
     const rawPath = q === -1 ? url : url.slice(0, q)
-    if (isJournalled(rawPath, controlPrefix)) {
-      const { path, secret } = journalPath(rawPath)
-      const actor = request.actor
-      const durationMs = reply.elapsedTime
-      const startedAgo = Math.round(durationMs)
-      writer.push({
-        atMs: app.clock.now().getTime() - startedAgo,
-        realMs: Date.now() - startedAgo,
-        method: request.method,
-        path,
-        query: q === -1 ? '' : journalQuery(url.slice(q + 1)),
-        status: reply.statusCode,
-        durationMs,
-        accountId: actor?.accountId ?? null,
-        userId: actor?.user.id ?? null,
-        tokenId: actor?.tokenId ?? null,
-        // An upload's body is image data; its URL is the secret.
-        requestBody: secret ? undefined : request.body,
-        responseBody:
-          secret || (typeof payload !== 'string' && !Buffer.isBuffer(payload)) ? undefined : payload,
-        faultRule: faultRuleOf(request),
-      })
-    }
+    if (!isJournalled(rawPath, controlPrefix)) return
+    const { path, secret } = journalPath(rawPath)
+    const actor = request.actor
+    const durationMs = reply.elapsedTime
+    const startedAgo = Math.round(durationMs)
+    writer.push({
+      atMs: app.clock.now().getTime() - startedAgo,
+      realMs: Date.now() - startedAgo,
+      method: request.method,
+      path,
+      query: q === -1 ? '' : journalQuery(url.slice(q + 1)),
+      status,
+      durationMs,
+      accountId: actor?.accountId ?? null,
+      userId: actor?.user.id ?? null,
+      tokenId: actor?.tokenId ?? null,
+      // An upload's body is image data; its URL is the secret.
+      requestBody: secret ? undefined : (jsonBodyText(request) ?? request.body),
+      responseBody:
+        secret || (typeof responseBody !== 'string' && !Buffer.isBuffer(responseBody))
+          ? undefined
+          : responseBody,
+      faultRule: faultRuleOf(request),
+      outcome,
+    })
+  }
+  app.addHook('onSend', (request, reply, payload, done) => {
+    record(request, reply, reply.statusCode, payload, reply.raw.destroyed ? 'client_closed' : null)
     done(null, payload)
   })
+  onDroppedConnection(app, (request, reply) => record(request, reply, null, undefined, 'dropped'))
   // Fastify times a reply (reply.elapsedTime) only where something waits for its end; a server
   // with its access log does already, an app without a logger (tests) needs this to.
   if (!app.hasPlugin('request-log')) app.addHook('onResponse', (_request, _reply, done) => done())

@@ -9,15 +9,25 @@ const SECRET_FIELD =
 /** Fields that are secrets only inside a named parent: a security question's `response` is its answer. */
 const SECRET_IN: Record<string, RegExp> = { security_questions: /^response$/i }
 
+/**
+ * A field that SECRET_FIELD names but is none in its parent: the profile's referral code, which
+ * its `url` beside it spells out anyway (and which every profile read would otherwise make the
+ * journal's thread parse and write again).
+ */
+const PUBLIC_IN: Record<string, RegExp> = { referrals: /^code$/i }
+
 export const REDACTED = '[redacted]'
 
 export function redactValue(value: unknown, parent?: string): unknown {
   if (Array.isArray(value)) return value.map((item) => redactValue(item, parent))
   if (value === null || typeof value !== 'object') return value
   const scoped = parent === undefined ? undefined : SECRET_IN[parent]
+  // As case-blind as the first look (SECRET_HINT), which passes such a field over unparsed.
+  const open = parent === undefined ? undefined : PUBLIC_IN[parent.toLowerCase()]
   const out: Record<string, unknown> = {}
   for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {
-    out[key] = SECRET_FIELD.test(key) || scoped?.test(key) ? REDACTED : redactValue(inner, key)
+    const secret = (SECRET_FIELD.test(key) && !open?.test(key)) || scoped?.test(key)
+    out[key] = secret ? REDACTED : redactValue(inner, key)
   }
   return out
 }
@@ -25,8 +35,14 @@ export function redactValue(value: unknown, parent?: string): unknown {
 /** The longest body the journal keeps; longer ones are cut (they are for reading, not replay). */
 const MAX_BODY = 64 * 1024
 
-/** Cheap first look: a body with none of these anywhere holds no secret field. */
-const SECRET_HINT = /token|pass|secret|scratch|answer|upload_to|otp|code|admin_key|authorization|response/i
+/**
+ * Cheap first look, one native scan of the text: a body with no key holding one of these words
+ * (and no escape in a key, which could spell one) holds no secret field, and is kept as it is.
+ * A key in JSON text always follows `{` or `,`; inside a string those are followed by `\"` at
+ * most, never a bare quote, so only real keys are looked at, not values such as "password".
+ */
+const SECRET_HINT =
+  /[{,]\s*"[^"\\]*(?:\\|token|pass|secret|scratch|answer|upload_to|otp|admin_key|authorization|response|code(?<!"code)|code[^"]*"(?<!"referrals"\s*:\s*\{[^{}[\]]*"code"))/i
 
 /** A body as the journal stores it: redacted JSON text, or a note for what is not JSON. */
 export function journalBody(body: unknown): string | null {

@@ -3,9 +3,11 @@ import type { FastifyBaseLogger } from 'fastify'
 import { sql } from 'kysely'
 import type { Clock } from '../../../common/time.ts'
 import { type Db, sqliteEngineOf } from '../../../db/connect.ts'
-import { insertJournalRows, pruneJournal } from './journal.repository.ts'
-import type { JournalBatch } from './journal.worker.ts'
-import { journalRows, type PendingEntry } from './journal-rows.ts'
+import { inTransaction } from '../../../db/transaction.ts'
+import { addJournalDropped, insertJournalPayload, pruneJournal } from './journal.repository.ts'
+import type { JournalBatch, JournalReply } from './journal.worker.ts'
+import { ChunkWriter, type EncodedChunk, readChunk } from './journal-chunks.ts'
+import { journalPayload, journalRows, type PendingEntry } from './journal-rows.ts'
 
 export type { PendingEntry } from './journal-rows.ts'
 
@@ -16,18 +18,25 @@ export interface JournalLimits {
   maxAgeMs: number
   /** How often the buffer is written. */
   flushMs: number
+  /**
+   * Entries held at most while a write is in progress. Past this a request is not held up: its
+   * entry is dropped and counted, and the listing says how many were (`dropped`).
+   */
+  maxBuffered: number
 }
 
 export const DEFAULT_JOURNAL_LIMITS: JournalLimits = {
   maxEntries: 10_000,
   maxAgeMs: 24 * 3600_000,
-  flushMs: 250,
+  flushMs: 100,
+  maxBuffered: 20_000,
 }
 
-/** Entries buffered before a write is started without waiting for the timer. */
-const FLUSH_AT = 2000
-/** Entries held at most while writes lag; past this the newest are dropped (the journal is a ring). */
-const MAX_BUFFERED = 20_000
+/**
+ * Entries buffered before a write is started without waiting for the timer. Small batches, often:
+ * an entry held long outlives the young generation and costs the main thread's collector more.
+ */
+const FLUSH_AT = 500
 
 /** The worker's file, as `.ts` when run from source and `.js` once built. */
 const WORKER_URL = new URL(
@@ -36,46 +45,69 @@ const WORKER_URL = new URL(
 )
 
 interface Sink {
-  write(entries: PendingEntry[], prune: JournalBatch['prune']): Promise<void>
+  write(chunks: EncodedChunk[], prune: JournalBatch['prune'], dropped: number): Promise<void>
   close(): Promise<void>
 }
 
-/** Writes from this thread (PostgreSQL, whose driver waits without working; in-memory SQLite). */
+/** Stores one batch from this thread: its rows as one JSON text, with the drops and the trim. */
+async function storeBatch(
+  db: Db,
+  payload: string | undefined,
+  prune: JournalBatch['prune'],
+  dropped: number,
+): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    if (payload !== undefined) await insertJournalPayload(trx, payload)
+    if (dropped > 0) await addJournalDropped(trx, dropped)
+    if (prune) await pruneJournal(trx, prune.maxEntries, prune.oldestMs)
+  })
+}
+
+/** Everything on this thread (in-memory SQLite, which no other thread can open: tests). */
 function directSink(db: Db, processId: string): Sink {
   return {
-    async write(entries, prune) {
-      await insertJournalRows(db, journalRows(entries, processId))
-      if (prune) await pruneJournal(db, prune.maxEntries, prune.oldestMs)
+    async write(chunks, prune, dropped) {
+      const rows = journalRows(chunks.flatMap(readChunk), processId)
+      await storeBatch(db, rows.length === 0 ? undefined : journalPayload(rows), prune, dropped)
     },
     async close() {},
   }
 }
 
-/** Writes from a worker thread with its own connection to the SQLite file (journal.worker.ts). */
-function workerSink(filename: string, processId: string): Sink {
+/**
+ * A worker thread (journal.worker.ts) redacts and serialises each batch. Given a SQLite file it
+ * writes the batch too, on its own connection; otherwise (PostgreSQL) it hands back the batch as
+ * one JSON text, which this thread sends to the database (the driver waits without working).
+ */
+function workerSink(db: Db, filename: string | undefined, processId: string): Sink {
   const worker = new Worker(WORKER_URL, { workerData: { filename, processId } })
   worker.unref()
-  const pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>()
+  const pending = new Map<number, { resolve: (payload?: string) => void; reject: (error: Error) => void }>()
   let next = 1
   const failAll = (error: Error) => {
     for (const p of pending.values()) p.reject(error)
     pending.clear()
   }
-  worker.on('message', (reply: { id: number; error?: string }) => {
+  worker.on('message', (reply: JournalReply) => {
     const waiter = pending.get(reply.id)
     pending.delete(reply.id)
-    if (reply.error === undefined) waiter?.resolve()
+    if (reply.error === undefined) waiter?.resolve(reply.payload)
     else waiter?.reject(new Error(reply.error))
   })
   worker.on('error', failAll)
   worker.on('exit', () => failAll(new Error('the journal worker stopped')))
   return {
-    write(entries, prune) {
+    async write(chunks, prune, dropped) {
       const id = next++
-      return new Promise<void>((resolve, reject) => {
+      const payload = await new Promise<string | undefined>((resolve, reject) => {
         pending.set(id, { resolve, reject })
-        worker.postMessage({ id, entries, ...(prune && { prune }) } satisfies JournalBatch)
+        // The chunks' bytes are handed over, not copied.
+        worker.postMessage(
+          { id, chunks, dropped, ...(prune && { prune }) } satisfies JournalBatch,
+          chunks.map((c) => c.buffer),
+        )
       })
+      if (filename === undefined) await storeBatch(db, payload, prune, dropped)
     },
     async close() {
       await worker.terminate()
@@ -92,9 +124,10 @@ async function sqliteFile(db: Db): Promise<string | undefined> {
 }
 
 /**
- * Writes journal entries off the hot path: a request only appends to a buffer; a timer hands the
- * buffer to the sink (a worker thread on SQLite files), which redacts, serialises and inserts it
- * in one statement, and trims the ring now and then.
+ * Writes journal entries off the hot path: a request only appends to a bounded buffer (dropping
+ * and counting when it is full, never waiting); a timer hands the buffer to the sink (a worker
+ * thread), which redacts and serialises it and writes it in a few short transactions, and trims
+ * the ring now and then.
  */
 export class JournalWriter {
   readonly #db: Db
@@ -103,11 +136,17 @@ export class JournalWriter {
   readonly #limits: JournalLimits
   readonly #process = String(process.pid)
   #sink: Promise<Sink> | undefined
-  #buffer: PendingEntry[] = []
+  #buffer = new ChunkWriter()
+  /** Entries in the buffer. */
+  #buffered = 0
   #timer: NodeJS.Timeout | undefined
   #writing: Promise<void> = Promise.resolve()
+  /** The batch that starts when the write in progress ends, if one is due. */
+  #queued: Promise<void> | undefined
   /** Rows written since the ring was last trimmed: trimming every write would cost more than writing. */
   #sincePrune = 0
+  /** Entries dropped (the buffer was full) and not yet counted in the database. */
+  #dropped = 0
 
   constructor(db: Db, clock: Clock, log: FastifyBaseLogger, limits: Partial<JournalLimits> = {}) {
     this.#db = db
@@ -117,27 +156,45 @@ export class JournalWriter {
   }
 
   push(entry: PendingEntry): void {
-    if (this.#buffer.length >= MAX_BUFFERED) return
-    this.#buffer.push(entry)
-    if (this.#buffer.length >= FLUSH_AT) void this.flush()
+    if (this.#buffered >= this.#limits.maxBuffered) {
+      this.#dropped++
+      return
+    }
+    this.#buffer.add(entry)
+    this.#buffered++
+    if (this.#buffered >= FLUSH_AT) void this.flush()
     else if (this.#timer === undefined) {
       this.#timer = setTimeout(() => void this.flush(), this.#limits.flushMs)
       this.#timer.unref()
     }
   }
 
-  /** Writes what is buffered; resolves once it (and any write before it) is in the database. */
+  /**
+   * Writes what is buffered; resolves once it (and any write before it) is in the database. One
+   * write at a time: entries that arrive meanwhile wait in the (bounded) buffer and go in the next
+   * batch, so a slow disk shows as drops, never as memory without end.
+   */
   flush(): Promise<void> {
     if (this.#timer !== undefined) {
       clearTimeout(this.#timer)
       this.#timer = undefined
     }
-    const entries = this.#buffer
-    this.#buffer = []
-    this.#writing = this.#writing
-      .then(() => (entries.length === 0 ? undefined : this.#write(entries)))
+    // A batch already waits for the write in progress: it will take these entries too.
+    if (this.#queued !== undefined) return this.#queued
+    const next = this.#writing
+      .then(() => {
+        this.#queued = undefined
+        const count = this.#buffered
+        const chunks = this.#buffer.take()
+        const dropped = this.#dropped
+        this.#buffered = 0
+        this.#dropped = 0
+        return count === 0 && dropped === 0 ? undefined : this.#write(chunks, count, dropped)
+      })
       .catch((err) => this.#log.warn({ err }, 'journal write failed'))
-    return this.#writing
+    this.#queued = next
+    this.#writing = next
+    return next
   }
 
   /** Writes what is left and stops the worker. */
@@ -147,19 +204,22 @@ export class JournalWriter {
   }
 
   #sinkFor(): Promise<Sink> {
-    this.#sink ??= sqliteFile(this.#db).then((file) =>
-      file === undefined ? directSink(this.#db, this.#process) : workerSink(file, this.#process),
-    )
+    this.#sink ??= sqliteFile(this.#db).then((file) => {
+      if (file !== undefined) return workerSink(this.#db, file, this.#process)
+      return sqliteEngineOf(this.#db) === undefined
+        ? workerSink(this.#db, undefined, this.#process)
+        : directSink(this.#db, this.#process)
+    })
     return this.#sink
   }
 
-  async #write(entries: PendingEntry[]): Promise<void> {
-    this.#sincePrune += entries.length
+  async #write(chunks: EncodedChunk[], count: number, dropped: number): Promise<void> {
+    this.#sincePrune += count
     const due = this.#sincePrune >= Math.max(1, this.#limits.maxEntries / 10)
     if (due) this.#sincePrune = 0
     const prune = due
       ? { maxEntries: this.#limits.maxEntries, oldestMs: this.#clock.now().getTime() - this.#limits.maxAgeMs }
       : undefined
-    await (await this.#sinkFor()).write(entries, prune)
+    await (await this.#sinkFor()).write(chunks, prune, dropped)
   }
 }

@@ -2,8 +2,9 @@ import { sql } from 'kysely'
 import type { Db } from '../../../db/connect.ts'
 import { dialectOf } from '../../../db/dialects/dialect.ts'
 import { getMeta, setMeta } from '../../../db/meta.repository.ts'
+import { inTransaction } from '../../../db/transaction.ts'
 import type { JournalRow } from './journal.table.ts'
-import { JOURNAL_COLUMNS, type NewJournalRow } from './journal-rows.ts'
+import { JOURNAL_COLUMNS } from './journal-rows.ts'
 
 export type { NewJournalRow } from './journal-rows.ts'
 
@@ -22,16 +23,16 @@ const PG_TYPES = [
   'text',
   'text',
   'bigint',
+  'text',
 ]
 
 /**
- * A whole batch in one statement: the rows go as one JSON array that the database unpacks (SQLite's
- * json_each, PostgreSQL's json_array_elements), one parameter and one statement text whatever the
- * batch's size, so the statement is prepared once and each row costs the engine's C code only.
+ * A whole batch in one statement: the rows go as one JSON array (journalPayload) that the database
+ * unpacks (SQLite's json_each, PostgreSQL's json_array_elements), one parameter and one statement
+ * text whatever the batch's size, so the statement is prepared once and each row costs the
+ * engine's C code only.
  */
-export async function insertJournalRows(db: Db, rows: NewJournalRow[]): Promise<void> {
-  if (rows.length === 0) return
-  const payload = JSON.stringify(rows.map((row) => JOURNAL_COLUMNS.map((c) => row[c] ?? null)))
+export async function insertJournalPayload(db: Db, payload: string): Promise<void> {
   const columns = sql.join(JOURNAL_COLUMNS.map((c) => sql.ref(c)))
   if (dialectOf(db) === 'postgres') {
     const values = sql.join(JOURNAL_COLUMNS.map((_c, i) => sql.raw(`(e->>${i})::${PG_TYPES[i]}`)))
@@ -115,9 +116,25 @@ export async function findJournalRow(db: Db, id: number, clearedMs: number): Pro
  * still holds in its buffer, stays out of every answer when that entry is written.
  */
 export async function clearJournal(db: Db, nowMs: number): Promise<number> {
-  await setMeta(db, 'journal_cleared_ms', String(nowMs))
-  const result = await db.deleteFrom('control_journal').where('real_ms', '<', nowMs).executeTakeFirst()
-  return Number(result.numDeletedRows)
+  return inTransaction(db, async (trx) => {
+    await setMeta(trx, 'journal_cleared_ms', String(nowMs))
+    await setMeta(trx, 'journal_dropped', '0')
+    const result = await trx.deleteFrom('control_journal').where('real_ms', '<', nowMs).executeTakeFirst()
+    return Number(result.numDeletedRows)
+  })
+}
+
+/** Counts entries a process dropped because its buffer was full (across processes, since the last clear). */
+export async function addJournalDropped(db: Db, count: number): Promise<void> {
+  const cast = dialectOf(db) === 'postgres' ? sql`bigint` : sql`integer`
+  await sql`insert into meta (key, value) values ('journal_dropped', ${String(count)})
+    on conflict (key) do update set value = cast(cast(meta.value as ${cast}) + cast(excluded.value as ${cast}) as text)`.execute(
+    db,
+  )
+}
+
+export async function journalDropped(db: Db): Promise<number> {
+  return Number((await getMeta(db, 'journal_dropped')) ?? 0)
 }
 
 export async function journalClearedMs(db: Db): Promise<number> {

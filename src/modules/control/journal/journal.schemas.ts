@@ -21,7 +21,7 @@ export const JournalEntrySchema = Type.Object({
   method: Type.String(),
   path: Type.String(),
   query: Type.String(),
-  status: Type.Integer(),
+  status: Nullable(Type.Integer({ description: 'null when no answer was sent' })),
   duration_ms: Type.Number(),
   account_id: Nullable(Type.Integer()),
   user_id: Nullable(Type.Integer()),
@@ -29,6 +29,12 @@ export const JournalEntrySchema = Type.Object({
   request_body: Type.Unknown(),
   response_body: Type.Unknown(),
   fault_rule: Nullable(Type.Integer()),
+  outcome: Nullable(
+    Type.Union([Type.Literal('dropped'), Type.Literal('client_closed')], {
+      description:
+        'null for an answer; dropped: a fault rule closed the connection; client_closed: the client went away first',
+    }),
+  ),
 })
 
 export const JournalPageSchema = Type.Object({
@@ -36,6 +42,9 @@ export const JournalPageSchema = Type.Object({
   page: Type.Integer(),
   pages: Type.Integer(),
   results: Type.Integer(),
+  dropped: Type.Integer({
+    description: 'requests not recorded since the last clear: a process had more waiting than it holds',
+  }),
 })
 
 export const JournalIdParamsSchema = Type.Object({ id: Type.String({ pattern: '^[1-9][0-9]{0,15}$' }) })

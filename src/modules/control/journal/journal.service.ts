@@ -3,10 +3,17 @@ import { badRequest, notFound } from '../../../common/errors.ts'
 import { parseTimestamp } from '../../../common/time.ts'
 import type { ControlContext } from '../control-context.ts'
 import { findAccountOfUsername } from '../faults/faults.repository.ts'
-import { clearJournal, findJournalRow, journalClearedMs, queryJournal } from './journal.repository.ts'
+import {
+  clearJournal,
+  findJournalRow,
+  journalClearedMs,
+  journalDropped,
+  queryJournal,
+} from './journal.repository.ts'
 import type { JournalQuerySchema } from './journal.schemas.ts'
 import type { JournalRow } from './journal.table.ts'
 import { curlCommand } from './journal-curl.ts'
+import type { JournalOutcome } from './journal-rows.ts'
 import type { JournalWriter } from './journal-writer.ts'
 
 type JournalQueryInput = Static<typeof JournalQuerySchema>
@@ -30,7 +37,7 @@ export function entryView(row: JournalRow) {
     method: row.method,
     path: row.path,
     query: row.query,
-    status: Number(row.status),
+    status: nullableNumber(row.status),
     duration_ms: Number(row.duration_ms),
     account_id: nullableNumber(row.account_id),
     user_id: nullableNumber(row.user_id),
@@ -38,6 +45,7 @@ export function entryView(row: JournalRow) {
     request_body: parseBody(row.request_body),
     response_body: parseBody(row.response_body),
     fault_rule: nullableNumber(row.fault_rule),
+    outcome: row.outcome as JournalOutcome | null,
   }
 }
 
@@ -70,7 +78,13 @@ export async function listJournal(ctx: ControlContext, writer: JournalWriter, in
     page,
     pageSize,
   })
-  return { data: rows.map(entryView), page, pages: Math.max(1, Math.ceil(total / pageSize)), results: total }
+  return {
+    data: rows.map(entryView),
+    page,
+    pages: Math.max(1, Math.ceil(total / pageSize)),
+    results: total,
+    dropped: await journalDropped(ctx.db),
+  }
 }
 
 export async function journalCurl(ctx: ControlContext, writer: JournalWriter, id: number, baseUrl: string) {

@@ -9,7 +9,8 @@ export interface ControlJournalTable {
   method: string
   path: string
   query: string
-  status: number
+  /** Null when no answer was sent (a dropped connection). */
+  status: number | null
   duration_ms: number
   account_id: number | null
   user_id: number | null
@@ -17,6 +18,8 @@ export interface ControlJournalTable {
   request_body: string | null
   response_body: string | null
   fault_rule: number | null
+  /** Null for an ordinary answer; `dropped` (a fault rule closed the connection) or `client_closed`. */
+  outcome: string | null
 }
 
 export type JournalRow = Selectable<ControlJournalTable>

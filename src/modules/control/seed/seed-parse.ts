@@ -1,9 +1,13 @@
-import { Compile } from 'typebox/compile'
-import { parse as parseYaml } from 'yaml'
+import type { Validator } from 'typebox/compile'
 import { ApiError, type ErrorItem } from '../../../common/errors.ts'
+import { lazyModule } from '../../../startup/lazy-module.ts'
 import { type SeedFile, SeedFileSchema } from './seed.schema.ts'
 
-const validator = Compile(SeedFileSchema)
+// YAML and the compiled schema are for seeding only: built by the first seed, not at start-up.
+const loadYaml = lazyModule<typeof import('yaml')>('yaml')
+let compiled: Validator | undefined
+const validator = (): Validator =>
+  (compiled ??= lazyModule<typeof import('typebox/compile')>('typebox/compile')().Compile(SeedFileSchema))
 
 /** `/accounts/0/vpcs/2/subnets/0/ipv4` → `accounts[0].vpcs[2].subnets[0].ipv4`. */
 export function seedPath(pointer: string): string {
@@ -24,17 +28,17 @@ export function seedPath(pointer: string): string {
 export function parseSeed(text: string): SeedFile {
   let value: unknown
   try {
-    value = parseYaml(text)
+    value = loadYaml().parse(text)
   } catch (error) {
     throw new ApiError('bad_request', [
       { reason: `not JSON or YAML: ${(error as Error).message.split('\n')[0]}` },
     ])
   }
   if (value === null || value === undefined) value = {}
-  if (validator.Check(value)) return value as SeedFile
+  if (validator().Check(value)) return value as SeedFile
   const errors: ErrorItem[] = []
   const seen = new Set<string>()
-  for (const error of validator.Errors(value)) {
+  for (const error of validator().Errors(value)) {
     const e = error as {
       keyword: string
       instancePath: string

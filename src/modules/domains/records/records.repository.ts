@@ -1,66 +1,28 @@
-import { pageOfFilteredList } from '../../../common/filtered-list.ts'
+import { filterFields } from '../../../common/filter-columns.ts'
 import type { ListQuery } from '../../../common/pagination.ts'
-import type { PageResult } from '../../../common/schemas.ts'
-import type { FilterSpec } from '../../../common/x-filter.ts'
 import type { Db } from '../../../db/connect.ts'
-import type { DomainRecordRow, DomainRecordRowUpdate, NewDomainRecordRow } from './records.table.ts'
+import { deleteRows, findRow, insertRow, pageOfRows, updateRow } from '../../../db/rows.ts'
+import type { DomainRecordRowUpdate, NewDomainRecordRow } from './records.table.ts'
 
 /** Filterable record fields. */
-const RECORD_FILTERS: FilterSpec = {
-  id: { column: 'id', type: 'integer' },
-  type: { column: 'type', type: 'string' },
-  name: { column: 'name', type: 'string' },
-  target: { column: 'target', type: 'string' },
-  priority: { column: 'priority', type: 'integer' },
-  weight: { column: 'weight', type: 'integer' },
-  port: { column: 'port', type: 'integer' },
-  service: { column: 'service', type: 'string', nullable: true },
-  protocol: { column: 'protocol', type: 'string', nullable: true },
-  tag: { column: 'tag', type: 'string', nullable: true },
-  ttl_sec: { column: 'ttl_sec', type: 'integer' },
-  created: { column: 'created', type: 'timestamp' },
-  updated: { column: 'updated', type: 'timestamp' },
-}
+const RECORD_FILTERS = filterFields(
+  {
+    integer: ['id', 'priority', 'weight', 'port', 'ttl_sec'],
+    string: ['type', 'name', 'target', 'service', 'protocol', 'tag'],
+    timestamp: ['created', 'updated'],
+  },
+  { nullable: ['service', 'protocol', 'tag'] },
+)
 
-export async function findDomainRecord(
-  db: Db,
-  domainId: number,
-  id: number,
-): Promise<DomainRecordRow | undefined> {
-  return db
-    .selectFrom('domain_records')
-    .selectAll()
-    .where('id', '=', id)
-    .where('domain_id', '=', domainId)
-    .executeTakeFirst()
-}
+export const findDomainRecord = (db: Db, domainId: number, id: number) =>
+  findRow(db, 'domain_records', { id, domain_id: domainId })
 
-export async function listDomainRecords(
-  db: Db,
-  domainId: number,
-  list: ListQuery,
-): Promise<PageResult<DomainRecordRow>> {
-  const query = db.selectFrom('domain_records').selectAll().where('domain_id', '=', domainId)
-  return pageOfFilteredList(db, query, { spec: RECORD_FILTERS, unique: 'id' }, list)
-}
+export const listDomainRecords = (db: Db, domainId: number, list: ListQuery) =>
+  pageOfRows(db, 'domain_records', { domain_id: domainId }, { spec: RECORD_FILTERS, unique: 'id' }, list)
 
-export async function insertDomainRecord(db: Db, row: NewDomainRecordRow): Promise<DomainRecordRow> {
-  return db.insertInto('domain_records').values(row).returningAll().executeTakeFirstOrThrow()
-}
+export const insertDomainRecord = (db: Db, row: NewDomainRecordRow) => insertRow(db, 'domain_records', row)
 
-export async function updateDomainRecord(
-  db: Db,
-  id: number,
-  values: DomainRecordRowUpdate,
-): Promise<DomainRecordRow> {
-  return db
-    .updateTable('domain_records')
-    .set(values)
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirstOrThrow()
-}
+export const updateDomainRecord = (db: Db, id: number, values: DomainRecordRowUpdate) =>
+  updateRow(db, 'domain_records', { id }, values)
 
-export async function deleteDomainRecord(db: Db, id: number): Promise<void> {
-  await db.deleteFrom('domain_records').where('id', '=', id).execute()
-}
+export const deleteDomainRecord = (db: Db, id: number) => deleteRows(db, 'domain_records', { id })

@@ -1,107 +1,62 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { parseId } from '../../../common/ids.ts'
-import { categoryAuth, listInput, listRoute, route } from '../../../common/route-schemas.ts'
-import { EmptyObjectSchema } from '../../../common/schemas.ts'
+import { categoryAuth } from '../../../common/route-schemas.ts'
+import { routeModule } from '../../../common/route-table.ts'
 import { contextOf } from '../../../plugins/request-context.ts'
 import {
   CreateDomainRecordBodySchema,
   DomainRecordPageSchema,
-  DomainRecordParamsSchema,
+  DomainRecordParams,
   DomainRecordSchema,
-  DomainRecordsParamsSchema,
+  DomainRecordsParams,
   UpdateDomainRecordBodySchema,
 } from './records.schemas.ts'
 import * as records from './records.service.ts'
 
-const tags = ['Domains']
 const { read, write } = categoryAuth('domains')
-const domainIds = (params: { domainId: string }) => ({ domainId: parseId(params.domainId) })
-const recordIds = (params: { domainId: string; recordId: string }) => ({
-  domainId: parseId(params.domainId),
-  recordId: parseId(params.recordId),
+
+export const domainRecordsRoutes = routeModule({ tags: ['Domains'], context: contextOf }, (api) => {
+  api.getList('/domains/:domainId/records', {
+    auth: read,
+    operationId: 'getDomainRecords',
+    summary: "List a domain's records",
+    params: DomainRecordsParams,
+    response: DomainRecordPageSchema,
+    handler: (ctx, request) => records.listDomainRecords(ctx, request.ids, request.list),
+  })
+
+  api.get('/domains/:domainId/records/:recordId', {
+    auth: read,
+    operationId: 'getDomainRecord',
+    summary: 'View a domain record',
+    params: DomainRecordParams,
+    response: DomainRecordSchema,
+    handler: (ctx, request) => records.getDomainRecord(ctx, request.ids),
+  })
+
+  api.post('/domains/:domainId/records', {
+    auth: write,
+    operationId: 'createDomainRecord',
+    summary: 'Add a record to a domain',
+    params: DomainRecordsParams,
+    body: CreateDomainRecordBodySchema,
+    response: DomainRecordSchema,
+    handler: (ctx, request) => records.createDomainRecord(ctx, request.ids, request.body),
+  })
+
+  api.put('/domains/:domainId/records/:recordId', {
+    auth: write,
+    operationId: 'updateDomainRecord',
+    summary: 'Change a domain record',
+    params: DomainRecordParams,
+    body: UpdateDomainRecordBodySchema,
+    response: DomainRecordSchema,
+    handler: (ctx, request) => records.updateDomainRecord(ctx, request.ids, request.body),
+  })
+
+  api.delete('/domains/:domainId/records/:recordId', {
+    auth: write,
+    operationId: 'deleteDomainRecord',
+    summary: 'Delete a domain record',
+    params: DomainRecordParams,
+    handler: (ctx, request) => records.deleteDomainRecord(ctx, request.ids),
+  })
 })
-
-export const domainRecordsRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get(
-    '/domains/:domainId/records',
-    listRoute(
-      read,
-      {
-        operationId: 'getDomainRecords',
-        summary: "List a domain's records",
-        tags,
-        params: DomainRecordsParamsSchema,
-      },
-      DomainRecordPageSchema,
-    ),
-    async (request) =>
-      records.listDomainRecords(contextOf(request), domainIds(request.params), listInput(request)),
-  )
-
-  app.get(
-    '/domains/:domainId/records/:recordId',
-    route(
-      read,
-      {
-        operationId: 'getDomainRecord',
-        summary: 'View a domain record',
-        tags,
-        params: DomainRecordParamsSchema,
-      },
-      DomainRecordSchema,
-    ),
-    async (request) => records.getDomainRecord(contextOf(request), recordIds(request.params)),
-  )
-
-  app.post(
-    '/domains/:domainId/records',
-    route(
-      write,
-      {
-        operationId: 'createDomainRecord',
-        summary: 'Add a record to a domain',
-        tags,
-        params: DomainRecordsParamsSchema,
-        body: CreateDomainRecordBodySchema,
-      },
-      DomainRecordSchema,
-    ),
-    async (request) =>
-      records.createDomainRecord(contextOf(request), domainIds(request.params), request.body),
-  )
-
-  app.put(
-    '/domains/:domainId/records/:recordId',
-    route(
-      write,
-      {
-        operationId: 'updateDomainRecord',
-        summary: 'Change a domain record',
-        tags,
-        params: DomainRecordParamsSchema,
-        body: UpdateDomainRecordBodySchema,
-      },
-      DomainRecordSchema,
-    ),
-    async (request) =>
-      records.updateDomainRecord(contextOf(request), recordIds(request.params), request.body),
-  )
-
-  app.delete(
-    '/domains/:domainId/records/:recordId',
-    route(
-      write,
-      {
-        operationId: 'deleteDomainRecord',
-        summary: 'Delete a domain record',
-        tags,
-        params: DomainRecordParamsSchema,
-      },
-      EmptyObjectSchema,
-    ),
-    async (request) => {
-      await records.deleteDomainRecord(contextOf(request), recordIds(request.params))
-      return {}
-    },
-  )
-}

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox'
-import { IdParamSchema, Nullable, Page, TimestampSchema } from '../../../common/schemas.ts'
+import { idParams } from '../../../common/id-params.ts'
+import { Nullable, Page, TimestampSchema } from '../../../common/schemas.ts'
 import type { CaaTag } from './records.table.ts'
 
 const RecordTypeSchema = Type.Union([
@@ -64,5 +65,5 @@ export type CreateDomainRecordBody = Static<typeof CreateDomainRecordBodySchema>
 export const UpdateDomainRecordBodySchema = Type.Partial(Type.Object(fields))
 export type UpdateDomainRecordBody = Static<typeof UpdateDomainRecordBodySchema>
 
-export const DomainRecordParamsSchema = Type.Object({ domainId: IdParamSchema, recordId: IdParamSchema })
-export const DomainRecordsParamsSchema = Type.Object({ domainId: IdParamSchema })
+export const DomainRecordParams = idParams('domainId', 'recordId')
+export const DomainRecordsParams = idParams('domainId')

@@ -1,5 +1,5 @@
 import { inContextTransaction, type RequestContext } from '../../../common/context.ts'
-import { ErrorCollector, notFound } from '../../../common/errors.ts'
+import { ErrorCollector, foundOrNotFound } from '../../../common/errors.ts'
 import { type ListQuery, mapPage } from '../../../common/pagination.ts'
 import type { PageResult } from '../../../common/schemas.ts'
 import { nowTimestamp } from '../../../common/time.ts'
@@ -42,9 +42,7 @@ export async function accessDomainRecord(
   permission: Permission,
 ): Promise<{ domain: DomainRow; record: DomainRecordRow }> {
   const domain = await accessDomain(ctx, { domainId }, permission)
-  const record = await repo.findDomainRecord(ctx.db, domain.id, recordId)
-  if (record === undefined) throw notFound()
-  return { domain, record }
+  return { domain, record: foundOrNotFound(await repo.findDomainRecord(ctx.db, domain.id, recordId)) }
 }
 
 export async function listDomainRecords(

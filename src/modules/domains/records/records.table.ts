@@ -1,12 +1,12 @@
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely'
+import type { Insertable, Selectable, Updateable } from 'kysely'
+import type { SerialKey, Timestamps } from '../../../db/columns.ts'
 
 export const RECORD_TYPES = ['A', 'AAAA', 'NS', 'MX', 'CNAME', 'TXT', 'SRV', 'PTR', 'CAA'] as const
 export type RecordType = (typeof RECORD_TYPES)[number]
 
 export type CaaTag = 'issue' | 'issuewild' | 'iodef'
 
-export interface DomainRecordTable {
-  id: Generated<number>
+export interface DomainRecordTable extends SerialKey, Timestamps {
   domain_id: number
   type: RecordType
   /** Relative to the zone; '' is the zone itself. */
@@ -20,8 +20,6 @@ export interface DomainRecordTable {
   ttl_sec: number
   /** CAA records only. */
   tag: CaaTag | null
-  created: string
-  updated: string
 }
 
 export type DomainRecordRow = Selectable<DomainRecordTable>

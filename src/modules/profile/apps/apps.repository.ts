@@ -1,39 +1,26 @@
-import { pageOfFilteredList } from '../../../common/filtered-list.ts'
+import { filterFields } from '../../../common/filter-columns.ts'
 import type { ListQuery } from '../../../common/pagination.ts'
-import type { PageResult } from '../../../common/schemas.ts'
-import type { FilterSpec } from '../../../common/x-filter.ts'
 import type { Db } from '../../../db/connect.ts'
-import type { AuthorizedAppRow } from '../../auth/authorized-apps.table.ts'
+import { deleteRows, findRow, insertRow, pageOfRows } from '../../../db/rows.ts'
 
 /** Apps filter (and order) on `label`, `created` and `expiry` (docs/service-facts.md#filterable-fields). */
-export const APP_FILTERS: FilterSpec = {
-  label: { column: 'authorized_apps.label', type: 'string' },
-  created: { column: 'authorized_apps.created', type: 'timestamp' },
-  expiry: { column: 'authorized_apps.expiry', type: 'timestamp', nullable: true },
-}
+export const APP_FILTERS = filterFields(
+  { string: ['label'], timestamp: ['created', 'expiry'] },
+  { column: (field) => `authorized_apps.${field}`, nullable: ['expiry'] },
+)
 
 /** The apps a user authorized, filtered and ordered by X-Filter; the id breaks ties. */
-export async function listApps(
-  db: Db,
-  userId: number,
-  list: ListQuery,
-): Promise<PageResult<AuthorizedAppRow>> {
-  return pageOfFilteredList(
+export const listApps = (db: Db, userId: number, list: ListQuery) =>
+  pageOfRows(
     db,
-    db.selectFrom('authorized_apps').selectAll().where('authorized_apps.user_id', '=', userId),
+    'authorized_apps',
+    { user_id: userId },
     { spec: APP_FILTERS, unique: 'authorized_apps.id' },
     list,
   )
-}
 
-export async function findApp(db: Db, userId: number, id: number): Promise<AuthorizedAppRow | undefined> {
-  return db
-    .selectFrom('authorized_apps')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('id', '=', id)
-    .executeTakeFirst()
-}
+export const findApp = (db: Db, userId: number, id: number) =>
+  findRow(db, 'authorized_apps', { user_id: userId, id })
 
 export interface NewAuthorizedApp {
   userId: number
@@ -46,25 +33,20 @@ export interface NewAuthorizedApp {
   expiry: string | null
 }
 
-export async function insertApp(db: Db, app: NewAuthorizedApp): Promise<AuthorizedAppRow> {
-  return db
-    .insertInto('authorized_apps')
-    .values({
-      user_id: app.userId,
-      client_id: app.clientId,
-      label: app.label,
-      scopes: app.scopes,
-      website: app.website,
-      thumbnail_url: app.thumbnailUrl,
-      created: app.created,
-      expiry: app.expiry,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow()
-}
+export const insertApp = (db: Db, app: NewAuthorizedApp) =>
+  insertRow(db, 'authorized_apps', {
+    user_id: app.userId,
+    client_id: app.clientId,
+    label: app.label,
+    scopes: app.scopes,
+    website: app.website,
+    thumbnail_url: app.thumbnailUrl,
+    created: app.created,
+    expiry: app.expiry,
+  })
 
 /** The app and every token issued to it (the foreign key cascades too; this does not rely on it). */
 export async function deleteApp(db: Db, id: number): Promise<void> {
-  await db.deleteFrom('tokens').where('authorized_app_id', '=', id).execute()
-  await db.deleteFrom('authorized_apps').where('id', '=', id).execute()
+  await deleteRows(db, 'tokens', { authorized_app_id: id })
+  await deleteRows(db, 'authorized_apps', { id })
 }

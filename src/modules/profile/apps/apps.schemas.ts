@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox'
-import { IdParamSchema, Nullable, Page, TimestampSchema } from '../../../common/schemas.ts'
+import { idParams } from '../../../common/id-params.ts'
+import { Nullable, Page, TimestampSchema } from '../../../common/schemas.ts'
 import { term } from '../../../vocabulary/terms.ts'
 
 /** Key order of the real API (docs/service-facts.md#key-order). */
@@ -15,4 +16,4 @@ export const AuthorizedAppSchema = Type.Object({
 export type AuthorizedApp = Static<typeof AuthorizedAppSchema>
 
 export const AuthorizedAppPageSchema = Page(AuthorizedAppSchema)
-export const AppParamsSchema = Type.Object({ appId: IdParamSchema })
+export const AppParams = idParams('appId')

@@ -1,5 +1,5 @@
 import { inContextTransaction, type RequestContext } from '../../../common/context.ts'
-import { notFound } from '../../../common/errors.ts'
+import { foundOrNotFound } from '../../../common/errors.ts'
 import { type ListQuery, mapPage } from '../../../common/pagination.ts'
 import type { PageResult } from '../../../common/schemas.ts'
 import type { Db } from '../../../db/connect.ts'
@@ -22,9 +22,7 @@ export function toAuthorizedApp(row: AuthorizedAppRow): AuthorizedApp {
 
 /** An app the caller authorized; anyone else's is not found. */
 async function accessApp(ctx: RequestContext, { appId }: { appId: number }): Promise<AuthorizedAppRow> {
-  const row = await repo.findApp(ctx.db, ctx.actor.user.id, appId)
-  if (row === undefined) throw notFound()
-  return row
+  return foundOrNotFound(await repo.findApp(ctx.db, ctx.actor.user.id, appId))
 }
 
 export async function listApps(ctx: RequestContext, query: ListQuery): Promise<PageResult<AuthorizedApp>> {

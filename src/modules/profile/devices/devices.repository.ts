@@ -1,8 +1,8 @@
 import { pageOfFilteredList } from '../../../common/filtered-list.ts'
 import type { ListQuery } from '../../../common/pagination.ts'
-import type { PageResult } from '../../../common/schemas.ts'
 import type { FilterSpec } from '../../../common/x-filter.ts'
 import type { Db } from '../../../db/connect.ts'
+import { deleteRows, insertRow, rowsOf, updateRows } from '../../../db/rows.ts'
 import type { TrustedDeviceRow } from './devices.table.ts'
 
 /**
@@ -12,49 +12,22 @@ import type { TrustedDeviceRow } from './devices.table.ts'
 export const DEVICE_FILTERS: FilterSpec = {}
 
 /** Only sessions that have not expired are devices at all (rule 7). */
-function activeDevices(db: Db, userId: number, now: string) {
-  return db.selectFrom('trusted_devices').selectAll().where('user_id', '=', userId).where('expiry', '>', now)
-}
+const activeDevices = (db: Db, userId: number, now: string) =>
+  rowsOf(db, 'trusted_devices', { user_id: userId }).where('expiry', '>', now)
 
-export async function listDevices(
-  db: Db,
-  userId: number,
-  now: string,
-  list: ListQuery,
-): Promise<PageResult<TrustedDeviceRow>> {
-  return pageOfFilteredList(db, activeDevices(db, userId, now), { spec: DEVICE_FILTERS, unique: 'id' }, list)
-}
+export const listDevices = (db: Db, userId: number, now: string, list: ListQuery) =>
+  pageOfFilteredList(db, activeDevices(db, userId, now), { spec: DEVICE_FILTERS, unique: 'id' }, list)
 
-export async function findDevice(
-  db: Db,
-  userId: number,
-  id: number,
-  now: string,
-): Promise<TrustedDeviceRow | undefined> {
-  return activeDevices(db, userId, now).where('id', '=', id).executeTakeFirst()
-}
+export const findDevice = (db: Db, userId: number, id: number, now: string) =>
+  activeDevices(db, userId, now).where('id', '=', id).executeTakeFirst()
 
-export async function findDeviceByDigest(
-  db: Db,
-  userId: number,
-  digest: string,
-  now: string,
-): Promise<TrustedDeviceRow | undefined> {
-  return activeDevices(db, userId, now).where('secret_digest', '=', digest).executeTakeFirst()
-}
+export const findDeviceByDigest = (db: Db, userId: number, digest: string, now: string) =>
+  activeDevices(db, userId, now).where('secret_digest', '=', digest).executeTakeFirst()
 
-export async function insertDevice(db: Db, device: Omit<TrustedDeviceRow, 'id'>): Promise<TrustedDeviceRow> {
-  return db.insertInto('trusted_devices').values(device).returningAll().executeTakeFirstOrThrow()
-}
+export const insertDevice = (db: Db, device: Omit<TrustedDeviceRow, 'id'>) =>
+  insertRow(db, 'trusted_devices', device)
 
-export async function touchDevice(db: Db, id: number, at: string, remoteAddr: string): Promise<void> {
-  await db
-    .updateTable('trusted_devices')
-    .set({ last_authenticated: at, last_remote_addr: remoteAddr })
-    .where('id', '=', id)
-    .execute()
-}
+export const touchDevice = (db: Db, id: number, at: string, remoteAddr: string) =>
+  updateRows(db, 'trusted_devices', { id }, { last_authenticated: at, last_remote_addr: remoteAddr })
 
-export async function deleteDevice(db: Db, id: number): Promise<void> {
-  await db.deleteFrom('trusted_devices').where('id', '=', id).execute()
-}
+export const deleteDevice = (db: Db, id: number) => deleteRows(db, 'trusted_devices', { id })

@@ -1,48 +1,32 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { parseId } from '../../../common/ids.ts'
-import { listInput, listRoute, route } from '../../../common/route-schemas.ts'
-import { EmptyObjectSchema } from '../../../common/schemas.ts'
+import { routeModule } from '../../../common/route-table.ts'
 import { contextOf } from '../../../plugins/request-context.ts'
 import { profileRead, profileWrite, PROFILE_TAGS as tags } from '../profile-scopes.ts'
-import { DeviceParamsSchema, TrustedDevicePageSchema, TrustedDeviceSchema } from './devices.schemas.ts'
+import { DeviceParams, TrustedDevicePageSchema, TrustedDeviceSchema } from './devices.schemas.ts'
 import * as devices from './devices.service.ts'
 
-export const devicesRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get(
-    '/profile/devices',
-    listRoute(
-      profileRead,
-      { operationId: 'getDevices', summary: 'List your active trusted devices (remember-me sessions)', tags },
-      TrustedDevicePageSchema,
-    ),
-    async (request) => devices.listDevices(contextOf(request), listInput(request)),
-  )
+export const devicesRoutes = routeModule({ tags, context: contextOf }, (api) => {
+  api.getList('/profile/devices', {
+    auth: profileRead,
+    operationId: 'getDevices',
+    summary: 'List your active trusted devices (remember-me sessions)',
+    response: TrustedDevicePageSchema,
+    handler: (ctx, request) => devices.listDevices(ctx, request.list),
+  })
 
-  app.get(
-    '/profile/devices/:deviceId',
-    route(
-      profileRead,
-      { operationId: 'getTrustedDevice', summary: 'View a trusted device', tags, params: DeviceParamsSchema },
-      TrustedDeviceSchema,
-    ),
-    async (request) => devices.getDevice(contextOf(request), { deviceId: parseId(request.params.deviceId) }),
-  )
+  api.get('/profile/devices/:deviceId', {
+    auth: profileRead,
+    operationId: 'getTrustedDevice',
+    summary: 'View a trusted device',
+    params: DeviceParams,
+    response: TrustedDeviceSchema,
+    handler: (ctx, request) => devices.getDevice(ctx, request.ids),
+  })
 
-  app.delete(
-    '/profile/devices/:deviceId',
-    route(
-      profileWrite,
-      {
-        operationId: 'revokeTrustedDevice',
-        summary: 'Revoke a trusted device; it must log in again',
-        tags,
-        params: DeviceParamsSchema,
-      },
-      EmptyObjectSchema,
-    ),
-    async (request) => {
-      await devices.revokeDevice(contextOf(request), { deviceId: parseId(request.params.deviceId) })
-      return {}
-    },
-  )
-}
+  api.delete('/profile/devices/:deviceId', {
+    auth: profileWrite,
+    operationId: 'revokeTrustedDevice',
+    summary: 'Revoke a trusted device; it must log in again',
+    params: DeviceParams,
+    handler: (ctx, request) => devices.revokeDevice(ctx, request.ids),
+  })
+})

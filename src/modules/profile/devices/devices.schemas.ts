@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox'
-import { IdParamSchema, Page, TimestampSchema } from '../../../common/schemas.ts'
+import { idParams } from '../../../common/id-params.ts'
+import { Page, TimestampSchema } from '../../../common/schemas.ts'
 
 /** Key order of the real API (docs/service-facts.md#key-order). */
 export const TrustedDeviceSchema = Type.Object({
@@ -13,4 +14,4 @@ export const TrustedDeviceSchema = Type.Object({
 export type TrustedDevice = Static<typeof TrustedDeviceSchema>
 
 export const TrustedDevicePageSchema = Page(TrustedDeviceSchema)
-export const DeviceParamsSchema = Type.Object({ deviceId: IdParamSchema })
+export const DeviceParams = idParams('deviceId')

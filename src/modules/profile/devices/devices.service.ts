@@ -1,5 +1,5 @@
 import { inContextTransaction, type RequestContext } from '../../../common/context.ts'
-import { notFound } from '../../../common/errors.ts'
+import { foundOrNotFound } from '../../../common/errors.ts'
 import { type ListQuery, mapPage } from '../../../common/pagination.ts'
 import { randomBytes } from '../../../common/random.ts'
 import type { PageResult } from '../../../common/schemas.ts'
@@ -30,9 +30,7 @@ async function accessDevice(
   ctx: RequestContext,
   { deviceId }: { deviceId: number },
 ): Promise<TrustedDeviceRow> {
-  const row = await repo.findDevice(ctx.db, ctx.actor.user.id, deviceId, nowTimestamp(ctx.clock))
-  if (row === undefined) throw notFound()
-  return row
+  return foundOrNotFound(await repo.findDevice(ctx.db, ctx.actor.user.id, deviceId, nowTimestamp(ctx.clock)))
 }
 
 export async function listDevices(ctx: RequestContext, query: ListQuery): Promise<PageResult<TrustedDevice>> {

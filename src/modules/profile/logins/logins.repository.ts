@@ -1,8 +1,8 @@
 import { pageOfFilteredList } from '../../../common/filtered-list.ts'
 import type { ListQuery } from '../../../common/pagination.ts'
-import type { PageResult } from '../../../common/schemas.ts'
 import type { FilterSpec } from '../../../common/x-filter.ts'
 import type { Db } from '../../../db/connect.ts'
+import { insertRow, rowsOf } from '../../../db/rows.ts'
 import type { LoginRow } from './logins.table.ts'
 
 /**
@@ -12,38 +12,13 @@ import type { LoginRow } from './logins.table.ts'
 export const LOGIN_FILTERS: FilterSpec = {}
 
 /** Successful logins since a time: all that the profile shows. */
-function recentSuccessful(db: Db, userId: number, since: string) {
-  return db
-    .selectFrom('logins')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('status', '=', 'successful')
-    .where('datetime', '>=', since)
-}
+const recentSuccessful = (db: Db, userId: number, since: string) =>
+  rowsOf(db, 'logins', { user_id: userId, status: 'successful' }).where('datetime', '>=', since)
 
-export async function listLogins(
-  db: Db,
-  userId: number,
-  since: string,
-  list: ListQuery,
-): Promise<PageResult<LoginRow>> {
-  return pageOfFilteredList(
-    db,
-    recentSuccessful(db, userId, since),
-    { spec: LOGIN_FILTERS, unique: 'id' },
-    list,
-  )
-}
+export const listLogins = (db: Db, userId: number, since: string, list: ListQuery) =>
+  pageOfFilteredList(db, recentSuccessful(db, userId, since), { spec: LOGIN_FILTERS, unique: 'id' }, list)
 
-export async function findLogin(
-  db: Db,
-  userId: number,
-  since: string,
-  id: number,
-): Promise<LoginRow | undefined> {
-  return recentSuccessful(db, userId, since).where('id', '=', id).executeTakeFirst()
-}
+export const findLogin = (db: Db, userId: number, since: string, id: number) =>
+  recentSuccessful(db, userId, since).where('id', '=', id).executeTakeFirst()
 
-export async function insertLogin(db: Db, login: Omit<LoginRow, 'id'>): Promise<LoginRow> {
-  return db.insertInto('logins').values(login).returningAll().executeTakeFirstOrThrow()
-}
+export const insertLogin = (db: Db, login: Omit<LoginRow, 'id'>) => insertRow(db, 'logins', login)

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox'
-import { IdParamSchema, Page, TimestampSchema } from '../../../common/schemas.ts'
+import { idParams } from '../../../common/id-params.ts'
+import { Page, TimestampSchema } from '../../../common/schemas.ts'
 
 /** Key order of the real API (docs/service-facts.md#key-order). */
 export const LoginSchema = Type.Object({
@@ -13,4 +14,4 @@ export const LoginSchema = Type.Object({
 export type Login = Static<typeof LoginSchema>
 
 export const LoginPageSchema = Page(LoginSchema)
-export const LoginParamsSchema = Type.Object({ loginId: IdParamSchema })
+export const LoginParams = idParams('loginId')

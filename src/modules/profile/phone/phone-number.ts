@@ -1,10 +1,13 @@
-import { getCountryCallingCode, isSupportedCountry, parsePhoneNumberFromString } from 'libphonenumber-js/max'
+import { lazyModule } from '../../../startup/lazy-module.ts'
+
+/** The full metadata is large: loaded by the first phone number, not at start-up. */
+const phoneLibrary = lazyModule<typeof import('libphonenumber-js/max')>('libphonenumber-js/max')
 
 /**
  * Phone numbers through libphonenumber-js with its full ("max") metadata.
  */
 export function isCountryCode(isoCode: string): boolean {
-  return isSupportedCountry(isoCode.toUpperCase())
+  return phoneLibrary().isSupportedCountry(isoCode.toUpperCase())
 }
 
 /**
@@ -13,6 +16,7 @@ export function isCountryCode(isoCode: string): boolean {
  * service: the API document's own example, US 555-555-5555, is accepted.
  */
 export function toE164(phoneNumber: string, isoCode: string): string | undefined {
+  const { getCountryCallingCode, isSupportedCountry, parsePhoneNumberFromString } = phoneLibrary()
   const country = isoCode.toUpperCase()
   if (!isSupportedCountry(country)) return undefined
   const parsed = parsePhoneNumberFromString(phoneNumber, country)

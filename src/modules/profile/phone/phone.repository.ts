@@ -1,18 +1,12 @@
 import type { Db } from '../../../db/connect.ts'
+import { deleteRows, findRow, upsertRow } from '../../../db/rows.ts'
 import type { PhoneVerificationRow } from './phone.table.ts'
 
-export async function findVerification(db: Db, userId: number): Promise<PhoneVerificationRow | undefined> {
-  return db.selectFrom('phone_verifications').selectAll().where('user_id', '=', userId).executeTakeFirst()
-}
+export const findVerification = (db: Db, userId: number) =>
+  findRow(db, 'phone_verifications', { user_id: userId })
 
-export async function saveVerification(db: Db, row: PhoneVerificationRow): Promise<void> {
-  const { user_id, ...values } = row
-  await db
-    .insertInto('phone_verifications')
-    .values(row)
-    .onConflict((oc) => oc.column('user_id').doUpdateSet(values))
-    .execute()
-}
+export const saveVerification = (db: Db, row: PhoneVerificationRow) =>
+  upsertRow(db, 'phone_verifications', row, ['user_id'])
 
 export async function countAttempt(db: Db, userId: number): Promise<void> {
   await db
@@ -22,9 +16,8 @@ export async function countAttempt(db: Db, userId: number): Promise<void> {
     .execute()
 }
 
-export async function deleteVerification(db: Db, userId: number): Promise<void> {
-  await db.deleteFrom('phone_verifications').where('user_id', '=', userId).execute()
-}
+export const deleteVerification = (db: Db, userId: number) =>
+  deleteRows(db, 'phone_verifications', { user_id: userId })
 
 /** The sends counted against one limit within a window: how many, and the oldest and latest. */
 export interface SendWindow {
@@ -72,9 +65,7 @@ export async function recordSend(
 }
 
 /** A send that did not reach the gateway does not count. */
-export async function forgetSend(db: Db, id: number): Promise<void> {
-  await db.deleteFrom('phone_code_sends').where('id', '=', id).execute()
-}
+export const forgetSend = (db: Db, id: number) => deleteRows(db, 'phone_code_sends', { id })
 
 /** Sends older than every window are of no more use. */
 export async function pruneSends(db: Db, before: string): Promise<void> {

@@ -1,28 +1,11 @@
 import type { Db } from '../../../db/connect.ts'
+import { findValue, upsertRow } from '../../../db/rows.ts'
 
-export async function findPreferences(
-  db: Db,
-  userId: number,
-  clientKey: string,
-): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('user_preferences')
-    .select('preferences')
-    .where('user_id', '=', userId)
-    .where('client_key', '=', clientKey)
-    .executeTakeFirst()
-  return row?.preferences
-}
+export const findPreferences = (db: Db, userId: number, clientKey: string) =>
+  findValue(db, 'user_preferences', 'preferences', { user_id: userId, client_key: clientKey })
 
-export async function savePreferences(
-  db: Db,
-  userId: number,
-  clientKey: string,
-  preferences: string,
-): Promise<void> {
-  await db
-    .insertInto('user_preferences')
-    .values({ user_id: userId, client_key: clientKey, preferences })
-    .onConflict((oc) => oc.columns(['user_id', 'client_key']).doUpdateSet({ preferences }))
-    .execute()
-}
+export const savePreferences = (db: Db, userId: number, clientKey: string, preferences: string) =>
+  upsertRow(db, 'user_preferences', { user_id: userId, client_key: clientKey, preferences }, [
+    'user_id',
+    'client_key',
+  ])

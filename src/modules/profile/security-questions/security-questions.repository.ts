@@ -1,4 +1,5 @@
 import type { Db } from '../../../db/connect.ts'
+import { countRows, deleteRows, insertRows, rowsIn } from '../../../db/rows.ts'
 import type { SecurityQuestionRow } from './security-questions.table.ts'
 
 export interface QuestionWithAnswer extends SecurityQuestionRow {
@@ -19,19 +20,9 @@ export async function listQuestionsWithAnswers(db: Db, userId: number): Promise<
     .execute()
 }
 
-export async function findQuestions(db: Db, ids: number[]): Promise<SecurityQuestionRow[]> {
-  if (ids.length === 0) return []
-  return db.selectFrom('security_questions').selectAll().where('id', 'in', ids).execute()
-}
+export const findQuestions = (db: Db, ids: number[]) => rowsIn(db, 'security_questions', 'id', ids)
 
-export async function countAnswers(db: Db, userId: number): Promise<number> {
-  const row = await db
-    .selectFrom('security_answers')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('user_id', '=', userId)
-    .executeTakeFirst()
-  return Number(row?.n ?? 0)
-}
+export const countAnswers = (db: Db, userId: number) => countRows(db, 'security_answers', { user_id: userId })
 
 /** Replaces all of a user's answers: questions left out lose theirs. */
 export async function replaceAnswers(
@@ -39,12 +30,11 @@ export async function replaceAnswers(
   userId: number,
   answers: Array<{ questionId: number; responseSealed: string }>,
 ): Promise<void> {
-  await db.deleteFrom('security_answers').where('user_id', '=', userId).execute()
-  if (answers.length === 0) return
-  await db
-    .insertInto('security_answers')
-    .values(
-      answers.map((a) => ({ user_id: userId, question_id: a.questionId, response_sealed: a.responseSealed })),
-    )
-    .execute()
+  await deleteRows(db, 'security_answers', { user_id: userId })
+  const rows = answers.map((a) => ({
+    user_id: userId,
+    question_id: a.questionId,
+    response_sealed: a.responseSealed,
+  }))
+  await insertRows(db, 'security_answers', rows)
 }

@@ -1,5 +1,4 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { route } from '../../../common/route-schemas.ts'
+import { routeModule } from '../../../common/route-table.ts'
 import { contextOf } from '../../../plugins/request-context.ts'
 import { profileRead, profileWrite, PROFILE_TAGS as tags } from '../profile-scopes.ts'
 import {
@@ -9,33 +8,21 @@ import {
 } from './security-questions.schemas.ts'
 import * as questions from './security-questions.service.ts'
 
-export const securityQuestionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get(
-    '/profile/security-questions',
-    route(
-      profileRead,
-      {
-        operationId: 'getSecurityQuestions',
-        summary: 'List the security questions with your answers (null where unanswered)',
-        tags,
-      },
-      SecurityQuestionListSchema,
-    ),
-    async (request) => questions.listSecurityQuestions(contextOf(request), app.secretBox),
-  )
+export const securityQuestionsRoutes = routeModule({ tags, context: contextOf }, (api, app) => {
+  api.get('/profile/security-questions', {
+    auth: profileRead,
+    operationId: 'getSecurityQuestions',
+    summary: 'List the security questions with your answers (null where unanswered)',
+    response: SecurityQuestionListSchema,
+    handler: (ctx) => questions.listSecurityQuestions(ctx, app.secretBox),
+  })
 
-  app.post(
-    '/profile/security-questions',
-    route(
-      profileWrite,
-      {
-        operationId: 'postSecurityQuestions',
-        summary: 'Answer exactly three security questions; earlier answers are replaced',
-        tags,
-        body: AnswerSecurityQuestionsBodySchema,
-      },
-      AnsweredSecurityQuestionsSchema,
-    ),
-    async (request) => questions.answerSecurityQuestions(contextOf(request), app.secretBox, request.body),
-  )
-}
+  api.post('/profile/security-questions', {
+    auth: profileWrite,
+    operationId: 'postSecurityQuestions',
+    summary: 'Answer exactly three security questions; earlier answers are replaced',
+    body: AnswerSecurityQuestionsBodySchema,
+    response: AnsweredSecurityQuestionsSchema,
+    handler: (ctx, request) => questions.answerSecurityQuestions(ctx, app.secretBox, request.body),
+  })
+})

@@ -1,5 +1,9 @@
 import { createPublicKey } from 'node:crypto'
-import sshpk from 'sshpk'
+import type sshpk from 'sshpk'
+import { lazyModule } from '../../../startup/lazy-module.ts'
+
+/** Only the SSH key routes parse keys: sshpk loads on the first. */
+const loadSshpk = lazyModule<typeof sshpk>('sshpk')
 
 /**
  * Checks an OpenSSH public key line (`<type> <base64 blob> [comment]`) by decoding it, not by
@@ -70,7 +74,7 @@ function isClassicKey(wireName: string, encoded: string, blob: Buffer): boolean 
   const expected = SSHPK_TYPES[wireName]
   let key: sshpk.Key
   try {
-    key = sshpk.parseKey(`${wireName} ${encoded}`, 'ssh')
+    key = loadSshpk().parseKey(`${wireName} ${encoded}`, 'ssh')
   } catch {
     return false
   }

@@ -1,9 +1,7 @@
-import { pageOfFilteredList } from '../../../common/filtered-list.ts'
 import type { ListQuery } from '../../../common/pagination.ts'
-import type { PageResult } from '../../../common/schemas.ts'
 import type { FilterSpec } from '../../../common/x-filter.ts'
 import type { Db } from '../../../db/connect.ts'
-import type { SshKeyRow } from './ssh-keys.table.ts'
+import { deleteRows, findRow, insertRow, pageOfRows, updateRow } from '../../../db/rows.ts'
 
 /**
  * No field of an SSH key is filterable (docs/service-facts.md#filterable-fields); the header is
@@ -11,44 +9,24 @@ import type { SshKeyRow } from './ssh-keys.table.ts'
  */
 export const SSH_KEY_FILTERS: FilterSpec = {}
 
-export async function listSshKeys(db: Db, userId: number, list: ListQuery): Promise<PageResult<SshKeyRow>> {
-  return pageOfFilteredList(
-    db,
-    db.selectFrom('ssh_keys').selectAll().where('user_id', '=', userId),
-    { spec: SSH_KEY_FILTERS, unique: 'id' },
-    list,
-  )
-}
+export const listSshKeys = (db: Db, userId: number, list: ListQuery) =>
+  pageOfRows(db, 'ssh_keys', { user_id: userId }, { spec: SSH_KEY_FILTERS, unique: 'id' }, list)
 
-export async function findSshKey(db: Db, userId: number, id: number): Promise<SshKeyRow | undefined> {
-  return db
-    .selectFrom('ssh_keys')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('id', '=', id)
-    .executeTakeFirst()
-}
+export const findSshKey = (db: Db, userId: number, id: number) =>
+  findRow(db, 'ssh_keys', { user_id: userId, id })
 
-export async function insertSshKey(
+export const insertSshKey = (
   db: Db,
   key: { userId: number; label: string; sshKey: string; created: string },
-): Promise<SshKeyRow> {
-  return db
-    .insertInto('ssh_keys')
-    .values({ user_id: key.userId, label: key.label, ssh_key: key.sshKey, created: key.created })
-    .returningAll()
-    .executeTakeFirstOrThrow()
-}
+) =>
+  insertRow(db, 'ssh_keys', {
+    user_id: key.userId,
+    label: key.label,
+    ssh_key: key.sshKey,
+    created: key.created,
+  })
 
-export async function updateSshKeyLabel(db: Db, id: number, label: string): Promise<SshKeyRow> {
-  return db
-    .updateTable('ssh_keys')
-    .set({ label })
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirstOrThrow()
-}
+export const updateSshKeyLabel = (db: Db, id: number, label: string) =>
+  updateRow(db, 'ssh_keys', { id }, { label })
 
-export async function deleteSshKey(db: Db, id: number): Promise<void> {
-  await db.deleteFrom('ssh_keys').where('id', '=', id).execute()
-}
+export const deleteSshKey = (db: Db, id: number) => deleteRows(db, 'ssh_keys', { id })

@@ -1,87 +1,58 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { parseId } from '../../../common/ids.ts'
-import { listInput, listRoute, route } from '../../../common/route-schemas.ts'
-import { EmptyObjectSchema } from '../../../common/schemas.ts'
+import { routeModule } from '../../../common/route-table.ts'
 import { contextOf } from '../../../plugins/request-context.ts'
 import { profileRead, profileWrite, PROFILE_TAGS as tags } from '../profile-scopes.ts'
 import {
   CreateSshKeyBodySchema,
   SshKeyPageSchema,
-  SshKeyParamsSchema,
+  SshKeyParams,
   SshKeySchema,
   UpdateSshKeyBodySchema,
 } from './ssh-keys.schemas.ts'
 import * as sshKeys from './ssh-keys.service.ts'
 
-export const sshKeysRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get(
-    '/profile/sshkeys',
-    listRoute(
-      profileRead,
-      { operationId: 'getSSHKeys', summary: 'List the SSH keys on your profile', tags },
-      SshKeyPageSchema,
-    ),
-    async (request) => sshKeys.listSshKeys(contextOf(request), listInput(request)),
-  )
+export const sshKeysRoutes = routeModule({ tags, context: contextOf }, (api) => {
+  api.getList('/profile/sshkeys', {
+    auth: profileRead,
+    operationId: 'getSSHKeys',
+    summary: 'List the SSH keys on your profile',
+    response: SshKeyPageSchema,
+    handler: (ctx, request) => sshKeys.listSshKeys(ctx, request.list),
+  })
 
-  app.get(
-    '/profile/sshkeys/:sshKeyId',
-    route(
-      profileRead,
-      { operationId: 'getSSHKey', summary: 'View an SSH key', tags, params: SshKeyParamsSchema },
-      SshKeySchema,
-    ),
-    async (request) => sshKeys.getSshKey(contextOf(request), { sshKeyId: parseId(request.params.sshKeyId) }),
-  )
+  api.get('/profile/sshkeys/:sshKeyId', {
+    auth: profileRead,
+    operationId: 'getSSHKey',
+    summary: 'View an SSH key',
+    params: SshKeyParams,
+    response: SshKeySchema,
+    handler: (ctx, request) => sshKeys.getSshKey(ctx, request.ids),
+  })
 
-  app.post(
-    '/profile/sshkeys',
-    route(
-      profileWrite,
-      {
-        operationId: 'addSSHKey',
-        summary:
-          'Add an SSH key (ssh-rsa, ssh-dss, ecdsa-sha2-nistp256/384/521, ssh-ed25519, sk-*) to your profile',
-        tags,
-        body: CreateSshKeyBodySchema,
-      },
-      SshKeySchema,
-    ),
-    async (request) => sshKeys.addSshKey(contextOf(request), request.body),
-  )
+  api.post('/profile/sshkeys', {
+    auth: profileWrite,
+    operationId: 'addSSHKey',
+    summary:
+      'Add an SSH key (ssh-rsa, ssh-dss, ecdsa-sha2-nistp256/384/521, ssh-ed25519, sk-*) to your profile',
+    body: CreateSshKeyBodySchema,
+    response: SshKeySchema,
+    handler: (ctx, request) => sshKeys.addSshKey(ctx, request.body),
+  })
 
-  app.put(
-    '/profile/sshkeys/:sshKeyId',
-    route(
-      profileWrite,
-      {
-        operationId: 'updateSSHKey',
-        summary: "Change an SSH key's label (the key itself cannot change)",
-        tags,
-        params: SshKeyParamsSchema,
-        body: UpdateSshKeyBodySchema,
-      },
-      SshKeySchema,
-    ),
-    async (request) =>
-      sshKeys.updateSshKey(contextOf(request), { sshKeyId: parseId(request.params.sshKeyId) }, request.body),
-  )
+  api.put('/profile/sshkeys/:sshKeyId', {
+    auth: profileWrite,
+    operationId: 'updateSSHKey',
+    summary: "Change an SSH key's label (the key itself cannot change)",
+    params: SshKeyParams,
+    body: UpdateSshKeyBodySchema,
+    response: SshKeySchema,
+    handler: (ctx, request) => sshKeys.updateSshKey(ctx, request.ids, request.body),
+  })
 
-  app.delete(
-    '/profile/sshkeys/:sshKeyId',
-    route(
-      profileWrite,
-      {
-        operationId: 'deleteSSHKey',
-        summary: 'Remove an SSH key from your profile (copies on instances stay)',
-        tags,
-        params: SshKeyParamsSchema,
-      },
-      EmptyObjectSchema,
-    ),
-    async (request) => {
-      await sshKeys.deleteSshKey(contextOf(request), { sshKeyId: parseId(request.params.sshKeyId) })
-      return {}
-    },
-  )
-}
+  api.delete('/profile/sshkeys/:sshKeyId', {
+    auth: profileWrite,
+    operationId: 'deleteSSHKey',
+    summary: 'Remove an SSH key from your profile (copies on instances stay)',
+    params: SshKeyParams,
+    handler: (ctx, request) => sshKeys.deleteSshKey(ctx, request.ids),
+  })
+})

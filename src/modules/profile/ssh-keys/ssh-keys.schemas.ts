@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox'
-import { IdParamSchema, Page, TimestampSchema } from '../../../common/schemas.ts'
+import { idParams } from '../../../common/id-params.ts'
+import { Page, TimestampSchema } from '../../../common/schemas.ts'
 
 /** Key order as recorded from the real API. */
 export const SshKeySchema = Type.Object({
@@ -24,4 +25,4 @@ export const UpdateSshKeyBodySchema = Type.Object({
   label: Type.Optional(SshKeyLabelSchema),
 })
 
-export const SshKeyParamsSchema = Type.Object({ sshKeyId: IdParamSchema })
+export const SshKeyParams = idParams('sshKeyId')

@@ -1,5 +1,5 @@
 import { inContextTransaction, type RequestContext } from '../../../common/context.ts'
-import { badRequest, notFound } from '../../../common/errors.ts'
+import { badRequest, foundOrNotFound } from '../../../common/errors.ts'
 import { type ListQuery, mapPage } from '../../../common/pagination.ts'
 import type { PageResult } from '../../../common/schemas.ts'
 import { nowTimestamp } from '../../../common/time.ts'
@@ -28,9 +28,7 @@ const recordSshKeyEvent = (ctx: RequestContext, action: EventAction, row: SshKey
 
 /** An SSH key on the caller's profile; anyone else's is not found. */
 async function accessSshKey(ctx: RequestContext, { sshKeyId }: { sshKeyId: number }): Promise<SshKeyRow> {
-  const row = await repo.findSshKey(ctx.db, ctx.actor.user.id, sshKeyId)
-  if (row === undefined) throw notFound()
-  return row
+  return foundOrNotFound(await repo.findSshKey(ctx.db, ctx.actor.user.id, sshKeyId))
 }
 
 export async function listSshKeys(ctx: RequestContext, query: ListQuery): Promise<PageResult<SshKey>> {

@@ -1,95 +1,57 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { parseId } from '../../../common/ids.ts'
-import { listInput, listRoute, route } from '../../../common/route-schemas.ts'
-import { EmptyObjectSchema } from '../../../common/schemas.ts'
+import { routeModule } from '../../../common/route-table.ts'
 import { contextOf } from '../../../plugins/request-context.ts'
 import { profileRead, profileWrite, PROFILE_TAGS as tags } from '../profile-scopes.ts'
 import {
   CreateTokenBodySchema,
   TokenPageSchema,
-  TokenParamsSchema,
+  TokenParams,
   TokenSchema,
   UpdateTokenBodySchema,
 } from './tokens.schemas.ts'
 import * as tokens from './tokens.service.ts'
 
-export const tokensRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get(
-    '/profile/tokens',
-    listRoute(
-      profileRead,
-      {
-        operationId: 'getPersonalAccessTokens',
-        summary: 'List your personal access tokens (only their first 16 characters)',
-        tags,
-      },
-      TokenPageSchema,
-    ),
-    async (request) => tokens.listTokens(contextOf(request), listInput(request)),
-  )
+export const tokensRoutes = routeModule({ tags, context: contextOf }, (api) => {
+  api.getList('/profile/tokens', {
+    auth: profileRead,
+    operationId: 'getPersonalAccessTokens',
+    summary: 'List your personal access tokens (only their first 16 characters)',
+    response: TokenPageSchema,
+    handler: (ctx, request) => tokens.listTokens(ctx, request.list),
+  })
 
-  app.get(
-    '/profile/tokens/:tokenId',
-    route(
-      profileRead,
-      {
-        operationId: 'getPersonalAccessToken',
-        summary: 'View a personal access token',
-        tags,
-        params: TokenParamsSchema,
-      },
-      TokenSchema,
-    ),
-    async (request) => tokens.getToken(contextOf(request), { tokenId: parseId(request.params.tokenId) }),
-  )
+  api.get('/profile/tokens/:tokenId', {
+    auth: profileRead,
+    operationId: 'getPersonalAccessToken',
+    summary: 'View a personal access token',
+    params: TokenParams,
+    response: TokenSchema,
+    handler: (ctx, request) => tokens.getToken(ctx, request.ids),
+  })
 
-  app.post(
-    '/profile/tokens',
-    route(
-      profileWrite,
-      {
-        operationId: 'createPersonalAccessToken',
-        summary: 'Create a personal access token; the full token is shown only in this response',
-        tags,
-        body: CreateTokenBodySchema,
-      },
-      TokenSchema,
-    ),
-    async (request) => tokens.createToken(contextOf(request), request.body),
-  )
+  api.post('/profile/tokens', {
+    auth: profileWrite,
+    operationId: 'createPersonalAccessToken',
+    summary: 'Create a personal access token; the full token is shown only in this response',
+    body: CreateTokenBodySchema,
+    response: TokenSchema,
+    handler: (ctx, request) => tokens.createToken(ctx, request.body),
+  })
 
-  app.put(
-    '/profile/tokens/:tokenId',
-    route(
-      profileWrite,
-      {
-        operationId: 'updatePersonalAccessToken',
-        summary: "Change a token's label (scopes and expiry are fixed)",
-        tags,
-        params: TokenParamsSchema,
-        body: UpdateTokenBodySchema,
-      },
-      TokenSchema,
-    ),
-    async (request) =>
-      tokens.updateToken(contextOf(request), { tokenId: parseId(request.params.tokenId) }, request.body),
-  )
+  api.put('/profile/tokens/:tokenId', {
+    auth: profileWrite,
+    operationId: 'updatePersonalAccessToken',
+    summary: "Change a token's label (scopes and expiry are fixed)",
+    params: TokenParams,
+    body: UpdateTokenBodySchema,
+    response: TokenSchema,
+    handler: (ctx, request) => tokens.updateToken(ctx, request.ids, request.body),
+  })
 
-  app.delete(
-    '/profile/tokens/:tokenId',
-    route(
-      profileWrite,
-      {
-        operationId: 'deletePersonalAccessToken',
-        summary: 'Revoke a personal access token (it may be the one making the request)',
-        tags,
-        params: TokenParamsSchema,
-      },
-      EmptyObjectSchema,
-    ),
-    async (request) => {
-      await tokens.revokeToken(contextOf(request), { tokenId: parseId(request.params.tokenId) })
-      return {}
-    },
-  )
-}
+  api.delete('/profile/tokens/:tokenId', {
+    auth: profileWrite,
+    operationId: 'deletePersonalAccessToken',
+    summary: 'Revoke a personal access token (it may be the one making the request)',
+    params: TokenParams,
+    handler: (ctx, request) => tokens.revokeToken(ctx, request.ids),
+  })
+})

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox'
-import { IdParamSchema, Nullable, Page, TimestampSchema } from '../../../common/schemas.ts'
+import { idParams } from '../../../common/id-params.ts'
+import { Nullable, Page, TimestampSchema } from '../../../common/schemas.ts'
 import { term } from '../../../vocabulary/terms.ts'
 
 /** Key order as recorded from the real API; `token` is the full secret only in the create response. */
@@ -28,4 +29,4 @@ export const UpdateTokenBodySchema = Type.Object({
   label: Type.Optional(TokenLabelSchema),
 })
 
-export const TokenParamsSchema = Type.Object({ tokenId: IdParamSchema })
+export const TokenParams = idParams('tokenId')

@@ -1,5 +1,5 @@
 import { inContextTransaction, type RequestContext } from '../../../common/context.ts'
-import { ErrorCollector, notFound, scopeDenied } from '../../../common/errors.ts'
+import { ErrorCollector, foundOrNotFound, scopeDenied } from '../../../common/errors.ts'
 import { type ListQuery, mapPage } from '../../../common/pagination.ts'
 import type { PageResult } from '../../../common/schemas.ts'
 import { nowTimestamp, parseTimestamp } from '../../../common/time.ts'
@@ -36,9 +36,7 @@ const recordTokenEvent = (ctx: RequestContext, action: EventAction, row: TokenRo
 
 /** A working personal access token of the caller; anyone else's, or an expired one, is not found. */
 async function accessToken(ctx: RequestContext, { tokenId }: { tokenId: number }): Promise<TokenRow> {
-  const row = await repo.findToken(ctx.db, ctx.actor.user.id, tokenId, nowTimestamp(ctx.clock))
-  if (row === undefined) throw notFound()
-  return row
+  return foundOrNotFound(await repo.findToken(ctx.db, ctx.actor.user.id, tokenId, nowTimestamp(ctx.clock)))
 }
 
 export async function listTokens(ctx: RequestContext, query: ListQuery): Promise<PageResult<Token>> {

@@ -1,4 +1,3 @@
-import { verify } from 'otplib'
 import { randomBytes, randomInt } from '../../../common/random.ts'
 
 /**
@@ -39,6 +38,8 @@ export async function matchTotp(
   afterTimeStep: number | null,
 ): Promise<number | undefined> {
   if (!/^[0-9]{6}$/.test(code)) return undefined
+  // Loaded by the first check rather than at start-up: few requests need it.
+  const { verify } = await import('otplib')
   const result = await verify({
     secret,
     token: code,

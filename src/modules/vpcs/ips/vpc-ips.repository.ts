@@ -1,21 +1,17 @@
+import { filterFields } from '../../../common/filter-columns.ts'
 import type { PageRequest } from '../../../common/pagination.ts'
-import { paginateQuery } from '../../../common/pagination.ts'
 import type { PageResult } from '../../../common/schemas.ts'
-import type { FilterSpec } from '../../../common/x-filter.ts'
 import type { Db } from '../../../db/connect.ts'
 import { dialectOf } from '../../../db/dialects/dialect.ts'
-import { listCriteria } from '../../../db/list-criteria.ts'
+import { listCriteria, pageByCriteria } from '../../../db/list-criteria.ts'
 import { grantedEntities } from '../../grants/grant-filter.ts'
 import { vpcIpRecords } from '../subnets/subnet-attachments.repository.ts'
 
 /** Filterable VPC IP fields, added in 4.173.1 (docs/service-facts.md#filterable-fields). */
-export const VPC_IP_FILTERS: FilterSpec = {
-  active: { column: 'ips.active', type: 'boolean' },
-  config_id: { column: 'ips.config_id', type: 'integer' },
-  linode_id: { column: 'ips.linode_id', type: 'integer' },
-  region: { column: 'ips.region', type: 'string' },
-  vpc_id: { column: 'ips.vpc_id', type: 'integer' },
-}
+export const VPC_IP_FILTERS = filterFields(
+  { boolean: ['active'], integer: ['config_id', 'linode_id', 'vpc_id'], string: ['region'] },
+  { column: (field) => `ips.${field}` },
+)
 
 export interface VpcIpRow {
   interface_id: number
@@ -48,13 +44,9 @@ export async function listVpcIps(
   filter: string | undefined,
   page: PageRequest,
 ): Promise<PageResult<VpcIpRow>> {
-  const { where, order } = listCriteria({
-    filter,
-    spec: VPC_IP_FILTERS,
-    dialect: dialectOf(db),
-    order: { unique: ['ips.interface_id', 'ips.ord'] },
-  })
-  let query = vpcIpRecords(db, {
+  const order = { unique: ['ips.interface_id', 'ips.ord'] }
+  const criteria = listCriteria({ filter, spec: VPC_IP_FILTERS, dialect: dialectOf(db), order })
+  const query = vpcIpRecords(db, {
     accountId: scope.accountId,
     ...(scope.vpcId !== undefined && { vpcId: scope.vpcId }),
     // Inside each part of the union, where it narrows the join early.
@@ -62,6 +54,5 @@ export async function listVpcIps(
       vpcCondition: grantedEntities('vpc', 'v.id', scope.restrictedUserId),
     }),
   })
-  if (where) query = query.where(where)
-  return paginateQuery(db, query, order, page) as Promise<PageResult<VpcIpRow>>
+  return pageByCriteria(db, query, criteria, page) as Promise<PageResult<VpcIpRow>>
 }

@@ -1,13 +1,10 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { parseId } from '../../../common/ids.ts'
-import { listInput, listRoute } from '../../../common/route-schemas.ts'
+import { routeModule } from '../../../common/route-table.ts'
 import { contextOf } from '../../../plugins/request-context.ts'
 import type { Scope } from '../../auth/scopes.ts'
-import { VpcParamsSchema } from '../vpcs.schemas.ts'
+import { VpcParams } from '../vpcs.schemas.ts'
 import { VpcIpPageSchema } from './vpc-ips.schemas.ts'
 import * as vpcIps from './vpc-ips.service.ts'
 
-const tags = ['VPCs']
 const auth = { scopes: ['ips:read_only'] as Scope[] }
 
 /**
@@ -19,36 +16,23 @@ const ACCOUNT_PATHS = [
   ['/vpcs/ips', 'getVPCsIPsAlias'],
 ] as const
 
-export const vpcIpsRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const vpcIpsRoutes = routeModule({ tags: ['VPCs'], context: contextOf }, (api) => {
   for (const [path, operationId] of ACCOUNT_PATHS) {
-    app.get(
-      path,
-      listRoute(
-        auth,
-        { operationId, summary: 'List the VPC IP addresses of every VPC of the account', tags },
-        VpcIpPageSchema,
-      ),
-      async (request) => vpcIps.listAccountVpcIps(contextOf(request), listInput(request)),
-    )
+    api.getList(path, {
+      auth,
+      operationId,
+      summary: 'List the VPC IP addresses of every VPC of the account',
+      response: VpcIpPageSchema,
+      handler: (ctx, request) => vpcIps.listAccountVpcIps(ctx, request.list),
+    })
   }
 
-  app.get(
-    '/vpcs/:vpcId/ips',
-    listRoute(
-      auth,
-      {
-        operationId: 'getVPCIPs',
-        summary: 'List the IP addresses of one VPC',
-        tags,
-        params: VpcParamsSchema,
-      },
-      VpcIpPageSchema,
-    ),
-    async (request) =>
-      vpcIps.listVpcIpsOfVpc(
-        contextOf(request),
-        { vpcId: parseId(request.params.vpcId) },
-        listInput(request),
-      ),
-  )
-}
+  api.getList('/vpcs/:vpcId/ips', {
+    auth,
+    operationId: 'getVPCIPs',
+    summary: 'List the IP addresses of one VPC',
+    params: VpcParams,
+    response: VpcIpPageSchema,
+    handler: (ctx, request) => vpcIps.listVpcIpsOfVpc(ctx, request.ids, request.list),
+  })
+})

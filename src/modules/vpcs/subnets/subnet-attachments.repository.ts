@@ -99,6 +99,16 @@ function inScope(scope: VpcIpScope): RawBuilder<SqlBool> {
   return sql<SqlBool>`${sql.join(terms, sql` and `)}`
 }
 
+/** What both parts of the records take from the interface `i`, its subnet `s` and VPC `v`. */
+const placement = [
+  's.vpc_id as vpc_id',
+  'i.subnet_id as subnet_id',
+  'v.region as region',
+  'i.instance_id as linode_id',
+  'i.config_id as config_id',
+  'i.active as active',
+] as const
+
 /**
  * The VPC IP records as one derived table `ips`: each VPC interface's address, plus one row per
  * routed range, so that X-Filter, counting and paging all happen in SQL.
@@ -113,12 +123,7 @@ export function vpcIpRecords(db: Db, scope: VpcIpScope) {
       sql<number>`0`.as('ord'),
       'i.ipv4_vpc as address',
       sql<string | null>`null`.as('address_range'),
-      's.vpc_id as vpc_id',
-      'i.subnet_id as subnet_id',
-      'v.region as region',
-      'i.instance_id as linode_id',
-      'i.config_id as config_id',
-      'i.active as active',
+      ...placement,
       'i.nat_1_1 as nat_1_1',
       's.ipv4 as subnet_ipv4',
     ])
@@ -133,12 +138,7 @@ export function vpcIpRecords(db: Db, scope: VpcIpScope) {
       sql<number>`r.position + 1`.as('ord'),
       sql<string | null>`null`.as('address'),
       'r.range as address_range',
-      's.vpc_id as vpc_id',
-      'i.subnet_id as subnet_id',
-      'v.region as region',
-      'i.instance_id as linode_id',
-      'i.config_id as config_id',
-      'i.active as active',
+      ...placement,
       sql<string | null>`null`.as('nat_1_1'),
       's.ipv4 as subnet_ipv4',
     ])

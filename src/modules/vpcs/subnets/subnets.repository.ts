@@ -1,11 +1,11 @@
 import { type CompiledQuery, sql } from 'kysely'
-import { type PageRequest, paginateQuery } from '../../../common/pagination.ts'
-import type { PageResult } from '../../../common/schemas.ts'
-import type { FilterSpec } from '../../../common/x-filter.ts'
+import { filterFields } from '../../../common/filter-columns.ts'
+import type { PageRequest } from '../../../common/pagination.ts'
 import type { Db } from '../../../db/connect.ts'
 import { dialectOf, forUpdate } from '../../../db/dialects/dialect.ts'
-import { type ListCriteria, listCriteria } from '../../../db/list-criteria.ts'
+import { type ListCriteria, listCriteria, pageByCriteria } from '../../../db/list-criteria.ts'
 import { defineShaped, runPrepared, slot, stableSlot } from '../../../db/prepared.ts'
+import { findRow, rowsOf, updateRow } from '../../../db/rows.ts'
 import { subnetJsonParts } from '../vpc-json.ts'
 import type { VpcRow } from '../vpcs.table.ts'
 import { noAttachmentOn } from './subnet-attachments.repository.ts'
@@ -18,12 +18,10 @@ import type { NewSubnetRow, SubnetRow } from './subnets.table.ts'
  */
 
 /** Filterable subnet fields at 4.174.0 (docs/service-facts.md#filterable-fields). */
-export const SUBNET_FILTERS: FilterSpec = {
-  id: { column: 'subnets.id', type: 'integer' },
-  label: { column: 'subnets.label', type: 'string' },
-  created: { column: 'subnets.created', type: 'timestamp' },
-  updated: { column: 'subnets.updated', type: 'timestamp', nullable: true },
-}
+export const SUBNET_FILTERS = filterFields(
+  { integer: ['id'], string: ['label'], timestamp: ['created', 'updated'] },
+  { column: (field) => `subnets.${field}`, nullable: ['updated'] },
+)
 
 type NoShape = Record<string, never>
 type VpcRef = Pick<VpcRow, 'id' | 'label'>
@@ -169,32 +167,14 @@ export function subnetListCriteria(db: Db, filter: string | undefined): ListCrit
   })
 }
 
-export async function pageVpcSubnets(
-  db: Db,
-  vpcId: number,
-  criteria: ListCriteria,
-  page: PageRequest,
-): Promise<PageResult<SubnetRow>> {
-  let query = db.selectFrom('subnets').selectAll().where('vpc_id', '=', vpcId)
-  if (criteria.where) query = query.where(criteria.where)
-  return paginateQuery(db, query, criteria.order, page)
-}
+export const pageVpcSubnets = (db: Db, vpcId: number, criteria: ListCriteria, page: PageRequest) =>
+  pageByCriteria(db, rowsOf(db, 'subnets', { vpc_id: vpcId }), criteria, page)
 
-export async function findVpcSubnet(db: Db, vpcId: number, id: number): Promise<SubnetRow | undefined> {
-  return db
-    .selectFrom('subnets')
-    .selectAll()
-    .where('id', '=', id)
-    .where('vpc_id', '=', vpcId)
-    .executeTakeFirst()
-}
+export const findVpcSubnet = (db: Db, vpcId: number, id: number) =>
+  findRow(db, 'subnets', { id, vpc_id: vpcId })
 
-export async function lockSubnetsOfVpc(db: Db, vpcId: number): Promise<SubnetRow[]> {
-  return forUpdate(
-    db,
-    db.selectFrom('subnets').selectAll().where('vpc_id', '=', vpcId).orderBy('id'),
-  ).execute()
-}
+export const lockSubnetsOfVpc = (db: Db, vpcId: number): Promise<SubnetRow[]> =>
+  forUpdate(db, rowsOf(db, 'subnets', { vpc_id: vpcId }).orderBy('id')).execute()
 
 /** A subnet of the account with its VPC's region and label. */
 export type AccountSubnet = SubnetRow & { region: string; vpc_label: string }
@@ -234,18 +214,8 @@ export async function insertSubnets(db: Db, rows: NewSubnet[]): Promise<SubnetRo
 }
 
 /** Changes fields of a subnet (and its stored JSON with them). */
-export async function updateSubnet(
-  db: Db,
-  current: SubnetRow,
-  values: { label?: string; updated: string },
-): Promise<SubnetRow> {
-  return db
-    .updateTable('subnets')
-    .set({ ...values, ...subnetJsonParts({ ...current, ...values }) })
-    .where('id', '=', current.id)
-    .returningAll()
-    .executeTakeFirstOrThrow()
-}
+export const updateSubnet = (db: Db, current: SubnetRow, values: { label?: string; updated: string }) =>
+  updateRow(db, 'subnets', { id: current.id }, { ...values, ...subnetJsonParts({ ...current, ...values }) })
 
 const deleteUnusedStatement = defineShaped('delete unused subnet', (db, _shape: NoShape, dialect) => ({
   delete: db

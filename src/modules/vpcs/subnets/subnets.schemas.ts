@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox'
-import { IdParamSchema, Nullable, Page, TimestampSchema } from '../../../common/schemas.ts'
+import { idParams } from '../../../common/id-params.ts'
+import { Nullable, Page, TimestampSchema } from '../../../common/schemas.ts'
 
 const OCTET = '(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])'
 
@@ -54,4 +55,4 @@ export type CreateSubnetBody = Static<typeof CreateSubnetBodySchema>
 export const UpdateSubnetBodySchema = Type.Object({ label: Type.Optional(NetworkLabelSchema) })
 export type UpdateSubnetBody = Static<typeof UpdateSubnetBodySchema>
 
-export const SubnetParamsSchema = Type.Object({ vpcId: IdParamSchema, subnetId: IdParamSchema })
+export const SubnetParams = idParams('vpcId', 'subnetId')

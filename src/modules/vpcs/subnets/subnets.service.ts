@@ -1,6 +1,6 @@
 import { formatCidr, storedRange } from '../../../common/cidr.ts'
 import { inContextTransaction, type RequestContext } from '../../../common/context.ts'
-import { badRequest, ErrorCollector, notFound } from '../../../common/errors.ts'
+import { badRequest, ErrorCollector, foundOrNotFound, notFound } from '../../../common/errors.ts'
 import type { ListQuery } from '../../../common/pagination.ts'
 import type { PageResult } from '../../../common/schemas.ts'
 import { nowTimestamp } from '../../../common/time.ts'
@@ -104,9 +104,7 @@ export async function accessSubnet(
   permission: Permission,
 ): Promise<{ vpc: VpcRow; subnet: SubnetRow }> {
   const vpc = await accessVpc(ctx, { vpcId }, permission)
-  const subnet = await repo.findVpcSubnet(ctx.db, vpc.id, subnetId)
-  if (subnet === undefined) throw notFound()
-  return { vpc, subnet }
+  return { vpc, subnet: foundOrNotFound(await repo.findVpcSubnet(ctx.db, vpc.id, subnetId)) }
 }
 
 /** A subnet of the caller's account, with its VPC's region and label, for an interface to use. */

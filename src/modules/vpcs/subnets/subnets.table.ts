@@ -1,17 +1,14 @@
-import type { Generated, Insertable, Selectable } from 'kysely'
+import type { Insertable, Selectable } from 'kysely'
+import type { SerialKey } from '../../../db/columns.ts'
+import type { WireJsonParts } from '../vpcs.table.ts'
 
-export interface SubnetTable {
-  id: Generated<number>
+export interface SubnetTable extends SerialKey, WireJsonParts {
   vpc_id: number
   label: string
   /** Canonical IPv4 CIDR. */
   ipv4: string
   created: string
   updated: string | null
-  /** Wire JSON of the fields before the nested array (see vpc-json.ts). */
-  json_head: string
-  /** Wire JSON of the fields after the nested array, with the closing brace. */
-  json_tail: string
 }
 
 export type SubnetRow = Selectable<SubnetTable>

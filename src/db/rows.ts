@@ -1,0 +1,191 @@
+import type { ExpressionBuilder, Insertable, Selectable, SelectQueryBuilder, Updateable } from 'kysely'
+import { type FilteredListFields, pageOfFilteredList } from '../common/filtered-list.ts'
+import type { ListQuery } from '../common/pagination.ts'
+import type { PageResult } from '../common/schemas.ts'
+import type { Db } from './connect.ts'
+import type { Database } from './database.ts'
+import { forUpdate } from './dialects/dialect.ts'
+
+/**
+ * The plain reads and writes every repository makes (one table, rows picked by equal columns),
+ * written once. A repository names its table and the columns that pick its rows
+ * (`findRow(db, 'volumes', { id, account_id: accountId })`) and keeps its own SQL for anything
+ * else: joins, ranges, grants, JSON. The SQL is what the query builder would write by hand:
+ * `where a = ? and b = ?` in the order the match names them, so the same indexes serve it.
+ */
+
+export type Table = keyof Database
+export type Row<T extends Table> = Selectable<Database[T]>
+export type NewRow<T extends Table> = Insertable<Database[T]>
+export type RowChanges<T extends Table> = Updateable<Database[T]>
+export type Column<T extends Table> = keyof Row<T> & string
+
+/** Columns of `T` and the values they must equal; a null value matches `is null`. */
+export type RowMatch<T extends Table> = { readonly [C in Column<T>]?: Row<T>[C] }
+
+export interface RowLock {
+  /** Hold the row until the transaction ends (PostgreSQL; SQLite's write transaction is exclusive). */
+  lock?: boolean
+}
+
+/*
+ * Kysely cannot resolve the columns of a table that is a type parameter, so the helpers build
+ * their queries untyped; their signatures carry the types.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: typed at each helper's signature
+type Untyped = any
+const untyped = (db: Db): Untyped => db
+
+/** The query narrowed to the rows the match picks; a write must name at least one column. */
+function whereMatch(query: Untyped, match: object, write = false): Untyped {
+  // An empty match on a write would change or delete the whole table.
+  if (write && Object.keys(match).length === 0) throw new Error('a write must match some column')
+  let narrowed = query
+  for (const [column, value] of Object.entries(match)) {
+    // An undefined value is a programming error: it would match nothing or, dropped, everything.
+    if (value === undefined) throw new Error(`no value for the match on ${column}`)
+    narrowed = narrowed.where(column, value === null ? 'is' : '=', value)
+  }
+  return narrowed
+}
+
+/** Every row of `table` that the match picks, as a query to narrow, order or page further. */
+export function rowsOf<T extends Table>(
+  db: Db,
+  table: T,
+  match: RowMatch<T>,
+): SelectQueryBuilder<Database, T, Row<T>> {
+  return whereMatch(untyped(db).selectFrom(table).selectAll(), match)
+}
+
+/** A page of the rows the match picks, filtered and ordered by the client's X-Filter. */
+export function pageOfRows<T extends Table>(
+  db: Db,
+  table: T,
+  match: RowMatch<T>,
+  fields: FilteredListFields,
+  list: ListQuery,
+): Promise<PageResult<Row<T>>> {
+  return pageOfFilteredList(db, rowsOf(db, table, match), fields, list)
+}
+
+/**
+ * The rows whose `column` holds one of `values` (a page's worth of ids), in `order`; no query at
+ * all for no values.
+ */
+export async function rowsIn<T extends Table, C extends Column<T>>(
+  db: Db,
+  table: T,
+  column: C,
+  values: readonly Row<T>[C][],
+  order: readonly Column<T>[] = [],
+): Promise<Row<T>[]> {
+  if (values.length === 0) return []
+  let query = untyped(db).selectFrom(table).selectAll().where(column, 'in', values)
+  for (const term of order) query = query.orderBy(term)
+  return query.execute()
+}
+
+/** The row the match picks (its key, or a unique set of columns); `lock` holds it for a change. */
+export function findRow<T extends Table>(
+  db: Db,
+  table: T,
+  match: RowMatch<T>,
+  options: RowLock = {},
+): Promise<Row<T> | undefined> {
+  const query = rowsOf(db, table, match)
+  return (options.lock ? forUpdate(db, query) : query).executeTakeFirst()
+}
+
+/** One column of the row the match picks; undefined when there is no such row. */
+export async function findValue<T extends Table, C extends Column<T>>(
+  db: Db,
+  table: T,
+  column: C,
+  match: RowMatch<T>,
+): Promise<Row<T>[C] | undefined> {
+  const row = await whereMatch(untyped(db).selectFrom(table).select(column), match).executeTakeFirst()
+  return row?.[column]
+}
+
+/** How many rows the match picks. */
+export async function countRows<T extends Table>(db: Db, table: T, match: RowMatch<T>): Promise<number> {
+  const query = untyped(db)
+    .selectFrom(table)
+    .select((eb: ExpressionBuilder<Database, never>) => eb.fn.countAll().as('n'))
+  const row = await whereMatch(query, match).executeTakeFirstOrThrow()
+  return Number(row.n)
+}
+
+/** Inserts the row and returns it as stored (generated id and defaults filled in). */
+export function insertRow<T extends Table>(db: Db, table: T, row: NewRow<T>): Promise<Row<T>> {
+  return untyped(db).insertInto(table).values(row).returningAll().executeTakeFirstOrThrow()
+}
+
+/** Inserts the rows (one or several) without reading them back; nothing at all for none. */
+export async function insertRows<T extends Table>(
+  db: Db,
+  table: T,
+  rows: NewRow<T> | readonly NewRow<T>[],
+): Promise<void> {
+  if (Array.isArray(rows) && rows.length === 0) return
+  await untyped(db).insertInto(table).values(rows).execute()
+}
+
+/**
+ * Inserts the row, or where one with the same `key` columns exists, sets `changes` on it instead
+ * (all of the row's other columns unless given); `'keep'` leaves the existing row as it is.
+ */
+export async function upsertRow<T extends Table>(
+  db: Db,
+  table: T,
+  row: NewRow<T>,
+  key: readonly Column<T>[],
+  changes?: RowChanges<T> | 'keep',
+): Promise<void> {
+  const set =
+    changes ?? Object.fromEntries(Object.entries(row).filter(([column]) => !key.includes(column as never)))
+  await untyped(db)
+    .insertInto(table)
+    .values(row)
+    .onConflict((oc: Untyped) =>
+      set === 'keep' ? oc.columns(key).doNothing() : oc.columns(key).doUpdateSet(set),
+    )
+    .execute()
+}
+
+/** Sets `changes` on the row the match picks and returns it; throws when there is none. */
+export function updateRow<T extends Table>(
+  db: Db,
+  table: T,
+  match: RowMatch<T>,
+  changes: RowChanges<T>,
+): Promise<Row<T>> {
+  return whereMatch(untyped(db).updateTable(table).set(changes), match, true)
+    .returningAll()
+    .executeTakeFirstOrThrow()
+}
+
+/** Sets `changes` on every row the match picks. */
+export async function updateRows<T extends Table>(
+  db: Db,
+  table: T,
+  match: RowMatch<T>,
+  changes: RowChanges<T>,
+): Promise<void> {
+  await whereMatch(untyped(db).updateTable(table).set(changes), match, true).execute()
+}
+
+/** Deletes every row the match picks. */
+export async function deleteRows<T extends Table>(db: Db, table: T, match: RowMatch<T>): Promise<void> {
+  await whereMatch(untyped(db).deleteFrom(table), match, true).execute()
+}
+
+/**
+ * Deletes the row the match picks; true for the one caller whose delete removed it, so that a
+ * single-use row (a code, a freed address) is taken once even by racing callers.
+ */
+export async function takeRow<T extends Table>(db: Db, table: T, match: RowMatch<T>): Promise<boolean> {
+  const result = await whereMatch(untyped(db).deleteFrom(table), match, true).executeTakeFirst()
+  return Number(result.numDeletedRows) === 1
+}
