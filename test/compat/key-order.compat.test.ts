@@ -4,6 +4,7 @@ import { createInstance, firstConfig } from '../helpers/api-fixtures.ts'
 import { useTestApp } from '../helpers/app.ts'
 import { createAccount, type TestUser } from '../helpers/factories.ts'
 import { wireImageId, wirePath } from '../helpers/naming.ts'
+import { EVENT_KEYS, INSTANCE_KEYS, PRIVATE_IMAGE_KEYS, PUBLIC_IMAGE_KEYS } from '../helpers/wire-keys.ts'
 import { createImage } from '../modules/images/image-helpers.ts'
 
 /**
@@ -27,88 +28,21 @@ describe('key order as the real service sends it', () => {
     const list = await get('/v4/images')
     assert.deepEqual(Object.keys(list), ['pages', 'data', 'results', 'page'])
     const debian = await get(`/v4/images/${wireImageId('compute/debian12')}`)
-    assert.deepEqual(Object.keys(debian), [
-      'id',
-      'label',
-      'deprecated',
-      'size',
-      'created',
-      'updated',
-      'description',
-      'created_by',
-      'type',
-      'is_public',
-      'vendor',
-      'expiry',
-      'eol',
-      'status',
-      'capabilities',
-    ])
+    assert.deepEqual(Object.keys(debian), PUBLIC_IMAGE_KEYS)
     const mine = await createImage(api, owner, 'mine')
-    assert.deepEqual(Object.keys(await get(`/v4/images/${mine.id}`)), [
-      'id',
-      'label',
-      'description',
-      'created',
-      'updated',
-      'size',
-      'created_by',
-      'type',
-      'is_public',
-      'deprecated',
-      'vendor',
-      'expiry',
-      'eol',
-      'status',
-      'capabilities',
-    ])
+    assert.deepEqual(Object.keys(await get(`/v4/images/${mine.id}`)), PRIVATE_IMAGE_KEYS)
   })
 
   it('instances and finished events (TestEventPoller_InstancePower)', async () => {
     const instance = await createInstance(api, owner)
-    assert.deepEqual(Object.keys(await get(wirePath(`/v4/compute/instances/${instance.id}`))), [
-      'id',
-      'label',
-      'group',
-      'status',
-      'created',
-      'updated',
-      'type',
-      'ipv4',
-      'ipv6',
-      'image',
-      'region',
-      'specs',
-      'alerts',
-      'backups',
-      'hypervisor',
-      'watchdog_enabled',
-      'tags',
-      'host_uuid',
-      'has_user_data',
-    ])
+    assert.deepEqual(Object.keys(await get(wirePath(`/v4/compute/instances/${instance.id}`))), INSTANCE_KEYS)
     const events = await get('/v4/account/events')
     assert.deepEqual(Object.keys(events), ['data', 'page', 'pages', 'results'])
     const config = await firstConfig(api, owner, instance.id)
     const boot = events.data.find(
       (e: { secondary_entity: { id: unknown } | null }) => e.secondary_entity?.id === config.id,
     )
-    assert.deepEqual(Object.keys(boot), [
-      'id',
-      'created',
-      'seen',
-      'read',
-      'percent_complete',
-      'time_remaining',
-      'rate',
-      'duration',
-      'action',
-      'username',
-      'entity',
-      'status',
-      'secondary_entity',
-      'message',
-    ])
+    assert.deepEqual(Object.keys(boot), EVENT_KEYS)
     assert.deepEqual(Object.keys(boot.entity), ['label', 'id', 'type', 'url'])
     assert.deepEqual(Object.keys(boot.secondary_entity), ['id', 'type', 'label', 'url'])
   })

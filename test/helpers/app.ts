@@ -35,9 +35,18 @@ export type TestAppOptions = Omit<Partial<AppOptions>, 'db' | 'clock'>
  * helpers when they are declared. `options` may be a function, for options made in earlier hooks.
  */
 export function useTestApp(options: TestAppOptions | (() => TestAppOptions) = {}): TestApp {
-  let current: TestApp | undefined
+  return useSuiteFixture(() => buildTestApp(typeof options === 'function' ? options() : options))
+}
+
+/**
+ * A fixture of the enclosing `describe` (or file): built in a `before` hook, closed in an `after`
+ * hook (or earlier by its own `close`, which then does nothing more). The returned object stands
+ * for the fixture from the first hook on, so suites can hand it to helpers when they are declared.
+ */
+export function useSuiteFixture<T extends { close(): Promise<void> }>(build: () => Promise<T>): T {
+  let current: T | undefined
   before(async () => {
-    current = await buildTestApp(typeof options === 'function' ? options() : options)
+    current = await build()
   })
   const close = async () => {
     const closing = current
@@ -45,30 +54,19 @@ export function useTestApp(options: TestAppOptions | (() => TestAppOptions) = {}
     await closing?.close()
   }
   after(close)
-  const built = (): TestApp => {
+  const built = (): T => {
     if (current === undefined)
-      throw new Error('the test app exists only between its before() and after() hooks')
+      throw new Error('the fixture exists only between its before() and after() hooks')
     return current
   }
-  return {
-    get app() {
-      return built().app
+  return new Proxy({} as T, {
+    get(_, key) {
+      if (key === 'close') return close
+      const fixture = built()
+      const value = Reflect.get(fixture, key)
+      return typeof value === 'function' ? value.bind(fixture) : value
     },
-    get db() {
-      return built().db
-    },
-    get clock() {
-      return built().clock
-    },
-    get dialect() {
-      return built().dialect
-    },
-    get schema() {
-      return built().schema
-    },
-    request: (options) => built().request(options),
-    close,
-  }
+  })
 }
 
 /** The naming test apps are built with: CLOUDPLANE_TEST_NAMING (CI runs test/compat in both). */

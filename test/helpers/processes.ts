@@ -1,7 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { after, before } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import { createDb, type Db } from '../../src/db/connect.ts'
 import { createTestDatabase, testDialect, testPostgresUrl } from './dialects.ts'
@@ -110,5 +113,45 @@ export async function processDatabase(dataDir: string): Promise<ProcessDatabase>
     url: postgresUrlForSchema(testPostgresUrl(), schema),
     open: () => createDb({ kind: 'postgres', location: testPostgresUrl(), schema }),
     drop: () => database.drop(),
+  }
+}
+
+export interface ServerPair {
+  /** The processes' data folder. */
+  readonly dir: string
+  readonly servers: [ServerProcess, ServerProcess]
+}
+
+/**
+ * Two API processes on one new database for the enclosing `describe`: started one after the
+ * other, so the first migrates and seeds alone; stopped, and their folder and database removed,
+ * after it. `env` gets the data folder (for files the processes read) and adds to what they share.
+ */
+export function useServerPair(prefix: string, env: (dir: string) => Record<string, string>): ServerPair {
+  let dir: string | undefined
+  let database: ProcessDatabase | undefined
+  let servers: ServerProcess[] = []
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), prefix))
+    database = await processDatabase(dir)
+    const shared = { ...env(dir), DATABASE_URL: database.url, DATA_DIR: dir }
+    servers.push(await startServerProcess(shared))
+    servers.push(await startServerProcess(shared))
+  })
+  after(async () => {
+    await Promise.all(servers.map((s) => s.stop()))
+    servers = []
+    await database?.drop()
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
+  })
+  return {
+    get dir() {
+      if (dir === undefined) throw new Error('the server pair exists only between its hooks')
+      return dir
+    },
+    get servers() {
+      if (servers.length !== 2) throw new Error('the server pair exists only between its hooks')
+      return servers as [ServerProcess, ServerProcess]
+    },
   }
 }

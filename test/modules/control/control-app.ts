@@ -1,4 +1,3 @@
-import { after, before } from 'node:test'
 import type { FastifyInstance, InjectOptions } from 'fastify'
 import { buildApp } from '../../../src/app.ts'
 import type { BlobStore } from '../../../src/blobs/blob-store.ts'
@@ -8,7 +7,7 @@ import type { Db } from '../../../src/db/connect.ts'
 import { ensureAdminKey } from '../../../src/modules/control/admin-key.ts'
 import { ensureBaseline } from '../../../src/modules/control/state.service.ts'
 import { prepareDatabase } from '../../../src/setup.ts'
-import type { TestAppOptions, TestResponse } from '../../helpers/app.ts'
+import { type TestAppOptions, type TestResponse, useSuiteFixture } from '../../helpers/app.ts'
 import { createTestDatabase, type TestDialect } from '../../helpers/dialects.ts'
 
 export const ADMIN_KEY = 'test-admin-key-0123456789abcdef'
@@ -72,33 +71,5 @@ export async function buildControlApp(options: TestAppOptions = {}): Promise<Con
 
 /** The control app of the enclosing `describe`, built before its tests and closed after. */
 export function useControlApp(options: TestAppOptions = {}): ControlApp {
-  let current: ControlApp | undefined
-  before(async () => {
-    current = await buildControlApp(options)
-  })
-  after(async () => current?.close())
-  const built = () => {
-    if (current === undefined) throw new Error('the control app exists only inside its describe')
-    return current
-  }
-  return {
-    get app() {
-      return built().app
-    },
-    get db() {
-      return built().db
-    },
-    get clock() {
-      return built().clock
-    },
-    get dialect() {
-      return built().dialect
-    },
-    get blobs() {
-      return built().blobs
-    },
-    request: (options) => built().request(options),
-    admin: (method, url, payload) => built().admin(method, url, payload),
-    close: async () => built().close(),
-  }
+  return useSuiteFixture(() => buildControlApp(options))
 }

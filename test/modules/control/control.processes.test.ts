@@ -4,15 +4,15 @@ import { once } from 'node:events'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { after, before, describe, it } from 'node:test'
+import { after, describe, it } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import { formatTimestamp } from '../../../src/common/time.ts'
 import { createTestDatabase, testDialect, testPostgresUrl } from '../../helpers/dialects.ts'
 import {
   postgresUrlForSchema,
-  processDatabase,
   type ServerProcess,
   startServerProcess,
+  useServerPair,
 } from '../../helpers/processes.ts'
 
 const CLI = fileURLToPath(new URL('../../../src/cli.ts', import.meta.url))
@@ -39,37 +39,17 @@ async function cli(args: string[], env: Record<string, string> = {}) {
 }
 
 describe('the controls with two API processes on one database', () => {
-  let dir: string
-  let servers: ServerProcess[] = []
-
-  before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'cloudplane-control-'))
+  const pair = useServerPair('cloudplane-control-', (dir) => {
     const seedFile = join(dir, 'seed.yaml')
     writeFileSync(
       seedFile,
       `accounts:\n  - users:\n      - username: ci-job\n        email: ci@example.com\n        tokens:\n          - token: "${SEEDED_TOKEN}"\n`,
     )
-    const databaseUrl = (await processDatabase(dir)).url
-    const env = {
-      DATABASE_URL: databaseUrl,
-      DATA_DIR: dir,
-      CLOUDPLANE_CONTROL: 'on',
-      CLOUDPLANE_ADMIN_KEY: ADMIN_KEY,
-      CLOUDPLANE_SEED_FILE: seedFile,
-    }
-    // One after the other: the first creates the database (and loads the seed file) alone.
-    servers.push(await startServerProcess(env))
-    servers.push(await startServerProcess(env))
-  })
-
-  after(async () => {
-    await Promise.all(servers.map((s) => s.stop()))
-    servers = []
-    rmSync(dir, { recursive: true, force: true })
+    return { CLOUDPLANE_CONTROL: 'on', CLOUDPLANE_ADMIN_KEY: ADMIN_KEY, CLOUDPLANE_SEED_FILE: seedFile }
   })
 
   it('the seed file given at start is loaded before ready; its token works on both processes', async () => {
-    for (const server of servers) {
+    for (const server of pair.servers) {
       const res = await fetch(`${server.baseUrl}/v4/profile`, { headers: seeded })
       assert.equal(res.status, 200)
       assert.equal(((await res.json()) as { username: string }).username, 'ci-job')
@@ -77,7 +57,7 @@ describe('the controls with two API processes on one database', () => {
   })
 
   it('a clock moved through one process is the clock of the other on its next request', async () => {
-    const [first, second] = servers as [ServerProcess, ServerProcess]
+    const [first, second] = pair.servers
     const expiry = formatTimestamp(new Date(Date.now() + 3600_000))
     const created = await fetch(`${first.baseUrl}/v4/profile/tokens`, {
       method: 'POST',
@@ -102,7 +82,7 @@ describe('the controls with two API processes on one database', () => {
   })
 
   it('snapshots and resets made through one process are what the other serves', async () => {
-    const [first, second] = servers as [ServerProcess, ServerProcess]
+    const [first, second] = pair.servers
     const vpc = async (base: string, label: string) =>
       fetch(`${base}/v4/vpcs`, {
         method: 'POST',
@@ -155,7 +135,7 @@ describe('the controls with two API processes on one database', () => {
   })
 
   it('a snapshot exported with the CLI to a file imports again under another name', async () => {
-    const [first, second] = servers as [ServerProcess, ServerProcess]
+    const [first, second] = pair.servers
     const exported = await cli([
       'snapshot',
       'export',
@@ -166,7 +146,7 @@ describe('the controls with two API processes on one database', () => {
       ADMIN_KEY,
     ])
     assert.equal(exported.code, 0, exported.stderr)
-    const file = join(dir, 'shared.cloudplane.gz')
+    const file = join(pair.dir, 'shared.cloudplane.gz')
     writeFileSync(file, exported.bytes)
     const imported = await cli([
       'snapshot',
@@ -187,7 +167,7 @@ describe('the controls with two API processes on one database', () => {
   })
 
   it('a token one process has in its cache is refused there at once after a restore or a reset through the other', async () => {
-    const [first, second] = servers as [ServerProcess, ServerProcess]
+    const [first, second] = pair.servers
     const control = (args: string[], base: string) => cli([...args, '--url', base, '--admin-key', ADMIN_KEY])
     const newToken = async (base: string) => {
       const res = await fetch(`${base}/v4/profile/tokens`, {

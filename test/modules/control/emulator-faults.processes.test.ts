@@ -1,12 +1,9 @@
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import { fileURLToPath } from 'node:url'
-import { processDatabase, type ServerProcess, startServerProcess } from '../../helpers/processes.ts'
+import { useServerPair } from '../../helpers/processes.ts'
 import { waitFor } from '../../helpers/wait-for.ts'
 
 const CLI = fileURLToPath(new URL('../../../src/cli.ts', import.meta.url))
@@ -33,31 +30,14 @@ async function cli(args: string[]) {
 }
 
 describe('journal, faults and timed work with two API processes on one database', () => {
-  let dir: string
-  let servers: ServerProcess[] = []
-
-  before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'cloudplane-faults-'))
-    const databaseUrl = (await processDatabase(dir)).url
-    const env = {
-      DATABASE_URL: databaseUrl,
-      DATA_DIR: dir,
-      CLOUDPLANE_CONTROL: 'on',
-      CLOUDPLANE_ADMIN_KEY: ADMIN_KEY,
-      CLOUDPLANE_BOOTSTRAP_TOKEN: TOKEN,
-    }
-    servers.push(await startServerProcess(env))
-    servers.push(await startServerProcess(env))
-  })
-
-  after(async () => {
-    await Promise.all(servers.map((s) => s.stop()))
-    servers = []
-    rmSync(dir, { recursive: true, force: true })
-  })
+  const pair = useServerPair('cloudplane-faults-', () => ({
+    CLOUDPLANE_CONTROL: 'on',
+    CLOUDPLANE_ADMIN_KEY: ADMIN_KEY,
+    CLOUDPLANE_BOOTSTRAP_TOKEN: TOKEN,
+  }))
 
   it('a rule added through one process holds on the other; a once-only rule fires once in all', async () => {
-    const [first, second] = servers as [ServerProcess, ServerProcess]
+    const [first, second] = pair.servers
     const added = await cli([
       'fault',
       'add',
@@ -92,7 +72,7 @@ describe('journal, faults and timed work with two API processes on one database'
   })
 
   it('one journal for both processes: listed, exported as curl and cleared from either', async () => {
-    const [first, second] = servers as [ServerProcess, ServerProcess]
+    const [first, second] = pair.servers
     assert.equal((await cli(['journal', 'clear', '--url', first.baseUrl])).code, 0)
     await fetch(`${first.baseUrl}/v4/profile`, { headers: auth })
     await fetch(`${second.baseUrl}/v4/account`, { headers: auth })
@@ -118,7 +98,7 @@ describe('journal, faults and timed work with two API processes on one database'
   })
 
   it('timed work started on one process completes when the clock is advanced through the other', async () => {
-    const [first, second] = servers as [ServerProcess, ServerProcess]
+    const [first, second] = pair.servers
     const set = await cli(['work', 'durations', '--compute-shutdown', '30', '--url', second.baseUrl])
     assert.equal(set.code, 0, set.stderr)
     assert.equal(JSON.parse(set.stdout).compute_shutdown, 30)
@@ -154,7 +134,7 @@ describe('journal, faults and timed work with two API processes on one database'
   })
 
   it('a region marked outage through the CLI refuses creates on both processes', async () => {
-    const [first, second] = servers as [ServerProcess, ServerProcess]
+    const [first, second] = pair.servers
     assert.equal((await cli(['region', 'outage', 'us-iad', 'outage', '--url', first.baseUrl])).code, 0)
     const create = (base: string) =>
       fetch(`${base}/v4/vpcs`, {

@@ -5,23 +5,7 @@ import { type NewEvent, recordEvents } from '../../../src/modules/events/events.
 import { type TestApp, useTestApp } from '../../helpers/app.ts'
 import { createAccount, createUser, grantEntity, type TestUser } from '../../helpers/factories.ts'
 import { securitySuite } from '../../helpers/security-suite.ts'
-
-const KEYS = [
-  'id',
-  'created',
-  'seen',
-  'read',
-  'percent_complete',
-  'time_remaining',
-  'rate',
-  'duration',
-  'action',
-  'username',
-  'entity',
-  'status',
-  'secondary_entity',
-  'message',
-]
+import { EVENT_KEYS } from '../../helpers/wire-keys.ts'
 
 function vpcEvent(owner: TestUser, action: string, vpcId: number, created: string): NewEvent {
   return {
@@ -59,7 +43,7 @@ describe('account events', () => {
     assert.equal(res.status, 200)
     assert.equal(res.body.results, 2)
     const [newest, oldest] = res.body.data
-    assert.deepEqual(Object.keys(newest), KEYS)
+    assert.deepEqual(Object.keys(newest), EVENT_KEYS)
     assert.deepEqual(Object.keys(newest.entity), ['label', 'id', 'type', 'url'])
     assert.deepEqual(Object.keys(newest.secondary_entity), ['id', 'type', 'label', 'url'])
     assert.equal(newest.action, 'subnet_create')

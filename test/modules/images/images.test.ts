@@ -11,44 +11,8 @@ import {
   grantEntity,
   grantGlobal,
 } from '../../helpers/factories.ts'
+import { PRIVATE_IMAGE_KEYS, PUBLIC_IMAGE_KEYS } from '../../helpers/wire-keys.ts'
 import { createImage } from './image-helpers.ts'
-
-const IMAGE_KEYS = [
-  'id',
-  'label',
-  'description',
-  'created',
-  'updated',
-  'size',
-  'created_by',
-  'type',
-  'is_public',
-  'deprecated',
-  'vendor',
-  'expiry',
-  'eol',
-  'status',
-  'capabilities',
-]
-
-/** A public image's keys, in the order the real service sends them (linodego ExampleListImages_all). */
-const PUBLIC_IMAGE_KEYS = [
-  'id',
-  'label',
-  'deprecated',
-  'size',
-  'created',
-  'updated',
-  'description',
-  'created_by',
-  'type',
-  'is_public',
-  'vendor',
-  'expiry',
-  'eol',
-  'status',
-  'capabilities',
-]
 
 describe('images', () => {
   const api = useTestApp()
@@ -94,7 +58,7 @@ describe('images', () => {
       [first.id, second.id, 'compute/almalinux8'],
     )
     const mine = res.body.data[0]
-    assert.deepEqual(Object.keys(mine), IMAGE_KEYS)
+    assert.deepEqual(Object.keys(mine), PRIVATE_IMAGE_KEYS)
     assert.equal(mine.is_public, false)
     assert.equal(mine.vendor, null)
     assert.equal(mine.eol, null)

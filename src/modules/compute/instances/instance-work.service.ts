@@ -5,6 +5,7 @@ import { inTransaction } from '../../../db/transaction.ts'
 import type { JobPayloads } from '../../../jobs/job-kinds.ts'
 import { enqueueJob } from '../../../jobs/jobs.repository.ts'
 import { WORK_START_DELAY_SECONDS, type WorkKind, workDuration } from '../../../jobs/work-durations.ts'
+import { workStep } from '../../../jobs/work-progress.ts'
 import { buildEvent, type EventParts, type EventSource } from '../../events/event-builder.ts'
 import { recordEvent, updateEventProgress } from '../../events/events.service.ts'
 import { configEntity, onInstance } from '../compute-events.ts'
@@ -56,8 +57,6 @@ export function assertNotBusy(instance: InstanceRow): void {
 
 /** How long this kind of work takes now (0: instant, done within the request). */
 export const instanceWorkSeconds = (db: Db, work: InstanceWorkKind): Promise<number> => workDuration(db, work)
-
-const seconds = (from: string, to: string) => (Date.parse(`${to}Z`) - Date.parse(`${from}Z`)) / 1000
 
 /**
  * Starts timed work from within the request's transaction: the transitional status, the
@@ -125,27 +124,23 @@ export async function advanceInstanceWork(
   job: InstanceWork,
 ): Promise<void> {
   const { db, clock } = context
-  const startAt = addSeconds(job.scheduled, WORK_START_DELAY_SECONDS)
-  const endAt = addSeconds(startAt, job.seconds)
   const now = nowTimestamp(clock)
+  const step = workStep(job.scheduled, job.seconds, now)
   // Asked outside the transaction: the rule's count is shared with every process.
-  const fails = now >= endAt && context.workFails !== undefined ? await context.workFails(job.work) : false
+  const fails = step.done && context.workFails !== undefined ? await context.workFails(job.work) : false
   await inTransaction(db, async (trx) => {
     const instance = await lockInstanceById(trx, job.instanceId)
     if (instance === undefined) {
       await updateEventProgress(trx, job.eventId, { status: 'failed' })
       return
     }
-    if (now < endAt) {
-      const elapsed = Math.max(0, seconds(startAt, now))
+    if (!step.done) {
       await updateEventProgress(trx, job.eventId, {
         status: 'started',
-        percentComplete: Math.min(99, Math.floor((elapsed / job.seconds) * 100)),
-        timeRemaining: Math.ceil(seconds(now, endAt)),
+        percentComplete: step.percentComplete,
+        timeRemaining: step.timeRemaining,
       })
-      const step = Math.max(1, Math.ceil(job.seconds / 4))
-      const next = addSeconds(now, step) < endAt ? addSeconds(now, step) : endAt
-      await enqueueJob(trx, { kind: 'instance-work', payload: job, runAt: next, created: now })
+      await enqueueJob(trx, { kind: 'instance-work', payload: job, runAt: step.nextStep, created: now })
       return
     }
     const state = STATES[job.work as InstanceWorkKind]
@@ -156,7 +151,7 @@ export async function advanceInstanceWork(
     await updateEventProgress(trx, job.eventId, {
       status: fails ? 'failed' : 'finished',
       percentComplete: fails ? null : 100,
-      duration: Math.round(seconds(job.scheduled, now)),
+      duration: step.duration,
     })
     if (!fails && job.work === 'compute_create' && job.boot && job.configId !== null) {
       await scheduleInstanceWork(trx, job.source, instance, 'compute_boot', {

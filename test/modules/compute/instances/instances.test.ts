@@ -4,28 +4,7 @@ import { createInstance, createVpc, firstConfig, label, ROOT_PASS } from '../../
 import { useTestApp } from '../../../helpers/app.ts'
 import { defined } from '../../../helpers/defined.ts'
 import { createAccount, createUser, grantEntity, grantGlobal } from '../../../helpers/factories.ts'
-
-const INSTANCE_KEYS = [
-  'id',
-  'label',
-  'group',
-  'status',
-  'created',
-  'updated',
-  'type',
-  'ipv4',
-  'ipv6',
-  'image',
-  'region',
-  'specs',
-  'alerts',
-  'backups',
-  'hypervisor',
-  'watchdog_enabled',
-  'tags',
-  'host_uuid',
-  'has_user_data',
-]
+import { INSTANCE_KEYS } from '../../../helpers/wire-keys.ts'
 
 describe('compute instances', () => {
   const api = useTestApp()

@@ -1,0 +1,80 @@
+/** The wire order of each resource's keys, shared by the module tests and the compat suite. */
+
+/** A private image's keys, in the order the real service sends them. */
+export const PRIVATE_IMAGE_KEYS = [
+  'id',
+  'label',
+  'description',
+  'created',
+  'updated',
+  'size',
+  'created_by',
+  'type',
+  'is_public',
+  'deprecated',
+  'vendor',
+  'expiry',
+  'eol',
+  'status',
+  'capabilities',
+]
+
+/** A public image's keys, in the order the real service sends them (linodego ExampleListImages_all). */
+export const PUBLIC_IMAGE_KEYS = [
+  'id',
+  'label',
+  'deprecated',
+  'size',
+  'created',
+  'updated',
+  'description',
+  'created_by',
+  'type',
+  'is_public',
+  'vendor',
+  'expiry',
+  'eol',
+  'status',
+  'capabilities',
+]
+
+/** An instance's keys, in the order the real service sends them. */
+export const INSTANCE_KEYS = [
+  'id',
+  'label',
+  'group',
+  'status',
+  'created',
+  'updated',
+  'type',
+  'ipv4',
+  'ipv6',
+  'image',
+  'region',
+  'specs',
+  'alerts',
+  'backups',
+  'hypervisor',
+  'watchdog_enabled',
+  'tags',
+  'host_uuid',
+  'has_user_data',
+]
+
+/** An event's keys, in the order the real service sends them. */
+export const EVENT_KEYS = [
+  'id',
+  'created',
+  'seen',
+  'read',
+  'percent_complete',
+  'time_remaining',
+  'rate',
+  'duration',
+  'action',
+  'username',
+  'entity',
+  'status',
+  'secondary_entity',
+  'message',
+]
