@@ -21,7 +21,7 @@ import { platformCases } from './bench/cases/platform.ts'
 import { prismCases } from './bench/cases/prism.ts'
 import { readyCase } from './bench/cases/ready.ts'
 import { subnetWriteCase, vpcReadCases } from './bench/cases/vpcs.ts'
-import { printGoals } from './bench/goals.ts'
+import { formatSpread, isMet, printGoals } from './bench/goals.ts'
 import {
   type CaseResult,
   CONNECTIONS,
@@ -40,6 +40,8 @@ type Group = (
   token: string,
   engine: Engine,
   dataDir: string,
+  /** What the server was started with (for a second server on the same database). */
+  env: Record<string, string>,
 ) => Promise<CaseResult[]>
 
 const selected = process.argv.slice(2)
@@ -58,13 +60,11 @@ const caseKey = (name: string) => name.replace(/ \((SQLite|PostgreSQL)\)$/, '')
 /** A fresh server on a fresh file-backed SQLite database in its default configuration. */
 async function onSqlite(title: string, group: Group): Promise<void> {
   const dataDir = mkdtempSync(join(dir, 'sqlite-'))
-  const server = await startCloudplane(
-    { DATA_DIR: dataDir, CLOUDPLANE_BOOTSTRAP_TOKEN: token, CLOUDPLANE_ADMIN_KEY: BENCH_ADMIN_KEY },
-    dataDir,
-  )
+  const env = { DATA_DIR: dataDir, CLOUDPLANE_BOOTSTRAP_TOKEN: token, CLOUDPLANE_ADMIN_KEY: BENCH_ADMIN_KEY }
+  const server = await startCloudplane(env, dataDir)
   const db = createDb({ kind: 'sqlite', location: join(dataDir, 'cloudplane.db') })
   try {
-    report(title, await group(server, db, token, 'SQLite', dataDir), 'SQLite')
+    report(title, await group(server, db, token, 'SQLite', dataDir, env), 'SQLite')
   } catch (error) {
     failed = true
     console.log(`\n${title}: stopped by an error: ${(error as Error).stack}`)
@@ -91,18 +91,16 @@ async function onPostgres(title: string, group: Group, extraEnv: Record<string, 
   const db = createDb({ kind: 'postgres', location: url, schema })
   let server: RunningServer | undefined
   try {
-    server = await startCloudplane(
-      {
-        DATA_DIR: dataDir,
-        DATABASE_URL: parsed.toString(),
-        CLOUDPLANE_BOOTSTRAP_TOKEN: token,
-        CLOUDPLANE_ADMIN_KEY: BENCH_ADMIN_KEY,
-        // PostgreSQL's default configuration (no control API, so no request journal) unless asked.
-        ...extraEnv,
-      },
-      dataDir,
-    )
-    report(title, await group(server, db, token, 'PostgreSQL', dataDir), 'PostgreSQL')
+    const env = {
+      DATA_DIR: dataDir,
+      DATABASE_URL: parsed.toString(),
+      CLOUDPLANE_BOOTSTRAP_TOKEN: token,
+      CLOUDPLANE_ADMIN_KEY: BENCH_ADMIN_KEY,
+      // PostgreSQL's default configuration (no control API, so no request journal) unless asked.
+      ...extraEnv,
+    }
+    server = await startCloudplane(env, dataDir)
+    report(title, await group(server, db, token, 'PostgreSQL', dataDir, env), 'PostgreSQL')
   } catch (error) {
     failed = true
     console.log(`\n${title}: stopped by an error: ${(error as Error).stack}`)
@@ -117,14 +115,23 @@ async function onPostgres(title: string, group: Group, extraEnv: Record<string, 
 function report(title: string, results: CaseResult[], engine: Engine): void {
   if (results.length === 0) return
   printTable(title, results)
+  if (engine === 'SQLite') {
+    for (const result of results) sqliteResults.set(caseKey(result.name), result)
+    return
+  }
+  // Every PostgreSQL case next to SQLite's, under the table: a case SQLite did not run says so.
+  const lines = [`PostgreSQL / SQLite, ratios to ceiling paired by round (goal >= 50%):`]
   for (const result of results) {
     const key = caseKey(result.name)
-    if (engine === 'SQLite') sqliteResults.set(key, result)
-    else {
-      const sqlite = sqliteResults.get(key)
-      if (sqlite) engineGoal(key, sqlite, result)
+    const sqlite = sqliteResults.get(key)
+    if (sqlite === undefined) {
+      lines.push(`- ${key}: no SQLite figure in this run`)
+      continue
     }
+    const goal = engineGoal(key, sqlite, result)
+    lines.push(`- ${key}: ${formatSpread(goal.value, goal.unit)} ${isMet(goal) ? 'met' : 'MISSED'}`)
   }
+  console.log(`\n${lines.join('\n')}`)
 }
 
 /** A group on SQLite, then on PostgreSQL (compared case by case). */
@@ -174,10 +181,12 @@ try {
     }
   }
   if (wanted('journal')) {
-    // SQLite only: the journal follows the control API, on by default there (where people test).
-    await onSqlite('Request journal, SQLite file', (server, _db, token, _engine, dataDir) =>
-      journalCases(server, token, { DATA_DIR: dataDir, CLOUDPLANE_BOOTSTRAP_TOKEN: token }, dataDir),
-    )
+    // The journal follows the control API: on by default with SQLite (where people test), and on
+    // PostgreSQL when the control API is asked for.
+    const group: Group = (server, _db, token, engine, dataDir, env) =>
+      journalCases(server, token, env, dataDir, engine)
+    await onSqlite('Request journal, SQLite file', group)
+    await onPostgres('Request journal, PostgreSQL', group, { CLOUDPLANE_CONTROL: 'on' })
   }
   if (wanted('control')) {
     let met = true

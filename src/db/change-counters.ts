@@ -1,87 +1,235 @@
-import { type Db, postgresPoolOf, sqliteEngineOf } from './connect.ts'
+import { type Db, postgresDatabaseOf, sqliteEngineOf } from './connect.ts'
+import type { PostgresDatabase, SideConnection } from './dialects/postgres.ts'
 
 /**
  * The change counters (table `change_counters`, moved by triggers on every change by any process
  * or SQL client) as caches read them: a cache entry stamped with a counter's value stays valid
  * while the counter keeps that value.
  *
- * One read serves every caller of an event-loop turn: callers wait for a read made after they
- * asked (in the turn's check phase, once every request whose bytes arrived in the turn's poll has
- * asked), so whatever was committed before a request started, by anyone, is in the value it gets.
- * On PostgreSQL that read is one round trip for the whole batch instead of a lookup per request.
- * Undefined when there is no such counter or it cannot be read: the caller caches nothing then.
+ * Exact reads (`changeCounterNow`, `changeCountersNow`): one read serves every caller of an
+ * event-loop turn. Callers wait for a read made after they asked (in the turn's check phase, once
+ * every request whose bytes arrived in the turn's poll has asked, and after the read before it
+ * returned), so whatever was committed before a request started, by anyone, is in the value it
+ * gets. On PostgreSQL that read is a named prepared statement on a connection of its own, one at
+ * a time: one round trip for all the requests that arrived while the previous one was under way.
  *
- * Why not LISTEN/NOTIFY alone on PostgreSQL: a notification reaches a listener some time after
+ * Why not LISTEN/NOTIFY alone for credentials: a notification reaches a listener some time after
  * the commit, and nothing orders it before a request that the client sends once it has the
  * writer's answer (or once its own SQL `DELETE` returned), so a cache trusting notifications could
  * serve a token revoked before the request started. Making every writer wait for every listener's
- * acknowledgement would cover cloudplane's own writes but not an operator's SQL. One read per
- * turn is exact for all of them and costs one round trip per batch of requests.
+ * acknowledgement would cover cloudplane's own writes but not an operator's SQL.
+ *
+ * Notified reads (`notifiedChangeCounter`, PostgreSQL, the `catalogue` counter only): the value
+ * announced by the counter's trigger, with no round trip, for operator data where a change made
+ * by another process or SQL client may show a moment late (docs/decisions.md). This process's own
+ * writes are never late: after one, the value is trusted again only once an exact read started
+ * after it has returned.
  */
 
-/** Every counter by name: one read serves all the counters a request needs. */
-type ReadAll = () => Promise<ReadonlyMap<string, number>>
+type Counters = ReadonlyMap<string, number>
+const NO_COUNTERS: Counters = new Map()
 
 class TurnReader {
-  #batch: Promise<ReadonlyMap<string, number>> | undefined
-  readonly #read: ReadAll
+  #next: Promise<Counters> | undefined
+  #previous: Promise<unknown> = Promise.resolve()
+  readonly #read: () => Promise<Counters>
 
-  constructor(read: ReadAll) {
+  constructor(read: () => Promise<Counters>) {
     this.#read = read
   }
 
-  async value(name: string): Promise<number | undefined> {
-    return (await this.all()).get(name)
-  }
-
-  all(): Promise<ReadonlyMap<string, number>> {
-    if (this.#batch === undefined) {
-      this.#batch = new Promise<ReadonlyMap<string, number>>((resolve) => {
-        setImmediate(() => {
-          // Later callers start the next batch: this read may be under way before they asked.
-          this.#batch = undefined
-          this.#read().then(resolve, () => resolve(new Map()))
+  all(): Promise<Counters> {
+    if (this.#next !== undefined) return this.#next
+    const previous = this.#previous
+    const next = new Promise<Counters>((resolve) => {
+      setImmediate(() => {
+        void previous.then(() => {
+          // Later callers wait for the next read: this one may be under way before they asked.
+          this.#next = undefined
+          this.#read().then(resolve, () => resolve(NO_COUNTERS))
         })
       })
-    }
-    return this.#batch
+    })
+    this.#next = next
+    this.#previous = next
+    return next
   }
 }
 
-const readers = new WeakMap<Db, TurnReader>()
+const READ_ALL = 'select name, value from change_counters'
+/** A counter read not answered in this time has lost its connection. */
+const STALLED_MS = 10_000
 
-function readerFor(db: Db): TurnReader | undefined {
-  let reader = readers.get(db)
-  if (reader !== undefined) return reader
-  const engine = sqliteEngineOf(db)
-  const pool = postgresPoolOf(db)
-  if (engine !== undefined) {
-    reader = new TurnReader(async () => engine.changeCounters())
-  } else if (pool !== undefined) {
-    reader = new TurnReader(async () => {
-      const result = await pool.query<{ name: string; value: string | number }>(
-        'select name, value from change_counters',
-      )
-      return new Map(result.rows.map((row) => [row.name, Number(row.value)]))
+/** The exact read on PostgreSQL: a connection of its own (reopened once lost), a prepared statement. */
+function postgresRead(database: PostgresDatabase, watch: CounterWatch): () => Promise<Counters> {
+  let connection: Promise<SideConnection> | undefined
+  const connect = () => {
+    const opening: Promise<SideConnection> = database.sideConnection(() => {
+      if (connection === opening) connection = undefined
     })
+    opening.catch(() => {
+      if (connection === opening) connection = undefined
+    })
+    return opening
+  }
+  return async () => {
+    connection ??= connect()
+    const current = connection
+    const client = await current
+    const writes = database.writes
+    client.ref()
+    let stalled: NodeJS.Timeout | undefined
+    try {
+      const result = await Promise.race([
+        client.query<[string, number]>({ name: 'change_counters', text: READ_ALL, rowMode: 'array' }),
+        // The reads queue one behind the other: a connection that stopped answering (a network cut
+        // with no reset) is dropped, and its callers go uncached, rather than hold up every request.
+        new Promise<never>((_, reject) => {
+          stalled = setTimeout(() => {
+            if (connection === current) connection = undefined
+            client.end().catch(() => {})
+            reject(new Error('the change counter read stalled'))
+          }, STALLED_MS)
+        }),
+      ])
+      const counters = new Map(result.rows)
+      watch.confirm(counters, writes)
+      return counters
+    } finally {
+      clearTimeout(stalled)
+      client.unref()
+    }
+  }
+}
+
+/** Counters that PostgreSQL announces (see the catalogue_notify migration). */
+const NOTIFIED = new Set(['catalogue'])
+const CHANNEL = 'cloudplane_change_counters'
+/** After a failed or lost listener, the exact read serves alone for this long before a new try. */
+const RETRY_MS = 1000
+
+/**
+ * The announced counters' values, kept by a listening connection of its own: trusted while it
+ * listens, and while every write of this process completed before an exact read that has
+ * returned (its own notification may still be on its way). Nothing is trusted before the
+ * listener's first read, nor after it lost its connection (announcements meanwhile are lost).
+ */
+class CounterWatch {
+  readonly #database: PostgresDatabase
+  readonly #values = new Map<string, number>()
+  #state: 'off' | 'starting' | 'on' = 'off'
+  #retryAt = 0
+  /** `database.writes` as of the start of the latest exact read that returned. */
+  #confirmedWrites = -1
+
+  constructor(database: PostgresDatabase) {
+    this.#database = database
+  }
+
+  value(name: string): number | undefined {
+    if (this.#state !== 'on') {
+      this.#start()
+      return undefined
+    }
+    if (this.#confirmedWrites < this.#database.writes) return undefined
+    return this.#values.get(name)
+  }
+
+  /** Folds in an exact read that started once this process had completed `writes` writes. */
+  confirm(counters: Counters, writes: number): void {
+    if (this.#state === 'off') return
+    this.#raise(counters)
+    if (writes > this.#confirmedWrites) this.#confirmedWrites = writes
+  }
+
+  /** Counters only move up: a value older than one already seen changes nothing. */
+  #raise(counters: Iterable<[string, number]>): void {
+    for (const [name, value] of counters) {
+      if (NOTIFIED.has(name) && value > (this.#values.get(name) ?? -1)) this.#values.set(name, value)
+    }
+  }
+
+  #start(): void {
+    if (this.#state !== 'off' || Date.now() < this.#retryAt) return
+    this.#state = 'starting'
+    let lost = false
+    let listener: SideConnection | undefined
+    const stop = () => {
+      if (lost) return
+      lost = true
+      this.#state = 'off'
+      this.#values.clear()
+      this.#retryAt = Date.now() + RETRY_MS
+    }
+    const listen = async () => {
+      listener = await this.#database.sideConnection(stop)
+      const client = listener
+      // Kept alive by its user (the server) once listening, not by itself.
+      client.ref()
+      const { rows } = await client.query<{ schema: string }>('select current_schema() as schema')
+      const schema = rows[0]?.schema
+      client.on('notification', (message) => {
+        const [from, name, value] = (message.payload ?? '').split(' ')
+        if (from === schema && name !== undefined) this.#raise([[name, Number(value)]])
+      })
+      await client.query(`listen ${CHANNEL}`)
+      const writes = this.#database.writes
+      const result = await client.query<[string, number]>({ text: READ_ALL, rowMode: 'array' })
+      if (lost) return
+      this.#raise(result.rows)
+      if (writes > this.#confirmedWrites) this.#confirmedWrites = writes
+      this.#state = 'on'
+      client.unref()
+    }
+    listen().catch(() => {
+      stop()
+      listener?.end().catch(() => {})
+    })
+  }
+}
+
+interface Readers {
+  exact: TurnReader
+  watch?: CounterWatch
+}
+
+const readers = new WeakMap<Db, Readers>()
+
+function readersFor(db: Db): Readers | undefined {
+  let found = readers.get(db)
+  if (found !== undefined) return found
+  const engine = sqliteEngineOf(db)
+  const database = postgresDatabaseOf(db)
+  if (engine !== undefined) {
+    found = { exact: new TurnReader(async () => engine.changeCounters()) }
+  } else if (database !== undefined) {
+    const watch = new CounterWatch(database)
+    found = { exact: new TurnReader(postgresRead(database, watch)), watch }
   } else {
     return undefined
   }
-  readers.set(db, reader)
-  return reader
+  readers.set(db, found)
+  return found
 }
 
 /** The named counter's value as of a read made after this call; undefined when not readable. */
-export function changeCounterNow(db: Db, name: string): Promise<number | undefined> {
-  return readerFor(db)?.value(name) ?? Promise.resolve(undefined)
+export async function changeCounterNow(db: Db, name: string): Promise<number | undefined> {
+  return (await changeCountersNow(db)).get(name)
 }
-
-const NO_COUNTERS: ReadonlyMap<string, number> = new Map()
 
 /**
  * Every counter as of a read made after this call (empty when not readable): what a request reads
  * once and hands to each cache it consults (see plugins/db.ts), instead of a read per cache.
  */
-export function changeCountersNow(db: Db): Promise<ReadonlyMap<string, number>> {
-  return readerFor(db)?.all() ?? Promise.resolve(NO_COUNTERS)
+export function changeCountersNow(db: Db): Promise<Counters> {
+  return readersFor(db)?.exact.all() ?? Promise.resolve(NO_COUNTERS)
+}
+
+/**
+ * An announced counter's value without a read (PostgreSQL; see above for how late another
+ * process's change may show), or undefined where there is none to trust: the caller then reads
+ * exactly (changeCountersNow).
+ */
+export function notifiedChangeCounter(db: Db, name: string): number | undefined {
+  return readersFor(db)?.watch?.value(name)
 }

@@ -1,8 +1,8 @@
 import { closeSync, openSync } from 'node:fs'
-import { Kysely, PostgresDialect } from 'kysely'
+import { Kysely } from 'kysely'
 import type pg from 'pg'
 import type { Database } from './database.ts'
-import { createPostgresPool } from './dialects/postgres.ts'
+import { CloudplanePostgresDialect, PostgresDatabase } from './dialects/postgres.ts'
 import { CloudplaneSqliteDialect } from './dialects/sqlite.ts'
 import { openSqlite, type SqliteEngine } from './sqlite/engine.ts'
 
@@ -43,7 +43,7 @@ export function parseDatabaseUrl(url: string): DatabaseTarget | undefined {
 }
 
 const engines = new WeakMap<object, SqliteEngine>()
-const pools = new WeakMap<object, pg.Pool>()
+const postgresDatabases = new WeakMap<object, PostgresDatabase>()
 
 export function createDb(target: DatabaseTarget): Db {
   if (target.kind === 'sqlite') {
@@ -53,13 +53,13 @@ export function createDb(target: DatabaseTarget): Db {
     engines.set(db, engine)
     return db
   }
-  const pool = createPostgresPool(
+  const database = new PostgresDatabase(
     target.schema === undefined
       ? { connectionString: target.location }
       : { connectionString: target.location, schema: target.schema },
   )
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
-  pools.set(db, pool)
+  const db = new Kysely<Database>({ dialect: new CloudplanePostgresDialect(database) })
+  postgresDatabases.set(db, database)
   return db
 }
 
@@ -92,5 +92,10 @@ export function sqliteEngineOf(db: Db): SqliteEngine | undefined {
 
 /** The PostgreSQL pool behind a top-level Db (not a transaction), for prepared reads. */
 export function postgresPoolOf(db: Db): pg.Pool | undefined {
-  return pools.get(db)
+  return postgresDatabases.get(db)?.pool
+}
+
+/** The PostgreSQL database behind a top-level Db (its side connections, this process's writes). */
+export function postgresDatabaseOf(db: Db): PostgresDatabase | undefined {
+  return postgresDatabases.get(db)
 }

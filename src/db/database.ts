@@ -13,7 +13,10 @@ import type { InterfaceRangeTable, InterfaceTable } from '../modules/compute/int
 import type { ScriptTable } from '../modules/compute/scripts/scripts.table.ts'
 import type { ComputeTypeTable } from '../modules/compute/types/types.table.ts'
 import type { ControlFaultTable } from '../modules/control/faults/faults.table.ts'
-import type { ControlJournalTable } from '../modules/control/journal/journal.table.ts'
+import type {
+  ControlJournalBodiesTable,
+  ControlJournalTable,
+} from '../modules/control/journal/journal.table.ts'
 import type { ControlSnapshotTable } from '../modules/control/snapshots.table.ts'
 import type { DomainTable } from '../modules/domains/domains.table.ts'
 import type { DomainRecordTable } from '../modules/domains/records/records.table.ts'
@@ -88,6 +91,7 @@ export interface Database {
   login_throttles: LoginThrottleTable
   control_snapshots: ControlSnapshotTable
   control_journal: ControlJournalTable
+  control_journal_bodies: ControlJournalBodiesTable
   control_faults: ControlFaultTable
   loadbalancers: LoadBalancerTable
   scripts: ScriptTable

@@ -7,6 +7,7 @@ import type {
   preHandlerAsyncHookHandler,
 } from 'fastify'
 import fp from 'fastify-plugin'
+import { notifiedChangeCounter } from '../db/change-counters.ts'
 import { countersOf } from './db.ts'
 
 /**
@@ -14,7 +15,9 @@ import { countersOf } from './db.ts'
  * the text of an earlier answer: each is rendered once per catalogue change and sent as is. The
  * `catalogue` change counter, which triggers move on any change to those tables by any process
  * (`cloudplane region status` from another shell, a control reset), stamps every entry; an entry
- * is used only while the counter, read after the request started, still has its stamp.
+ * is used only while the counter, read after the request started, still has its stamp. On
+ * PostgreSQL the value announced by the counter's trigger stands in for that read
+ * (db/change-counters.ts): another process's change shows a moment late, this process's own at once.
  *
  * Only answers that are the same for every caller are kept: the image list without a token (with
  * one it holds the account's private images), and nothing under a vocabulary that rewrites
@@ -69,7 +72,7 @@ async function catalogueCachePlugin(app: FastifyInstance): Promise<void> {
   const lookup = async (request: FastifyRequest, reply: FastifyReply) => {
     const catalogue = request.routeOptions.config.catalogue
     if (catalogue === undefined || (catalogue.publicPartOnly && request.actor !== null)) return
-    const stamp = (await countersOf(request)).get(COUNTER)
+    const stamp = notifiedChangeCounter(app.db, COUNTER) ?? (await countersOf(request)).get(COUNTER)
     if (stamp === undefined) return
     const key = keyOf(request)
     const entry = entries.get(key)

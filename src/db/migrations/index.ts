@@ -15,6 +15,10 @@ import * as abuseLimits from './2026_11_23_0701_abuse_limits.ts'
 import * as journalFaults from './2026_11_23_0701_journal_faults.ts'
 import * as eventTallies from './2026_11_23_0801_event_tallies.ts'
 import * as journalOutcome from './2026_11_23_0804_journal_outcome.ts'
+import * as journalBodies from './2026_11_26_1010_journal_bodies.ts'
+import * as eventRangeTallies from './2026_11_26_1030_event_range_tallies.ts'
+import * as catalogueNotify from './2026_11_26_1406_catalogue_notify.ts'
+import * as imageListOrder from './2026_11_26_1505_image_list_order.ts'
 
 /**
  * Every migration, in order. A static list rather than a folder scan, so the set is explicit and
@@ -37,4 +41,8 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0701_journal_faults': journalFaults,
   '2026_11_23_0801_event_tallies': eventTallies,
   '2026_11_23_0804_journal_outcome': journalOutcome,
+  '2026_11_26_1010_journal_bodies': journalBodies,
+  '2026_11_26_1030_event_range_tallies': eventRangeTallies,
+  '2026_11_26_1406_catalogue_notify': catalogueNotify,
+  '2026_11_26_1505_image_list_order': imageListOrder,
 }

@@ -38,12 +38,14 @@ const EXCLUDED = new Set([
   'change_counters',
   'control_snapshots',
   'control_journal',
+  'control_journal_bodies',
   'control_faults',
   'kysely_migration',
   'kysely_migration_lock',
   'sqlite_sequence',
   // Derived from `events` by triggers; rebuilt after a restore.
   'event_tallies',
+  'event_range_tallies',
 ])
 
 interface ForeignKey {

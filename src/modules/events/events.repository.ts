@@ -1,10 +1,11 @@
 import { type RawBuilder, type SqlBool, sql } from 'kysely'
 import { listStatements, type PageRequest, paginate } from '../../common/pagination.ts'
+import { joinedJsonPage } from '../../common/rendered-json.ts'
 import type { PageResult } from '../../common/schemas.ts'
 import type { Db } from '../../db/connect.ts'
 import { listCriteria } from '../../db/list-criteria.ts'
 import { defineShaped, fill, slot, stableSlot } from '../../db/prepared.ts'
-import { countFromTallies, sinceDayValues, tallyCondition } from './event-counts.ts'
+import { countFromTallies, countSlots, rangeAside, tallyPlan } from './event-counts.ts'
 import { eventJson } from './event-json.ts'
 import type { EventStatus, NewEvent } from './event-types.ts'
 import { type EventTailFields, eventTail } from './event-wire.ts'
@@ -159,17 +160,26 @@ function scoped(db: Db, scope: EventScope) {
 export const eventListStatements = defineShaped(
   'event list json',
   (db, shape: { filter: string | null; restricted: boolean }, dialect) => {
-    const { where, order } = listCriteria({
-      filter: shape.filter ?? undefined,
-      spec: EVENT_FILTERS,
-      dialect,
-      restriction: shape.restricted ? visibility(stableSlot<number>(dialect, 'user')) : undefined,
-      order: { unique: 'events.id', direction: 'desc' },
-    })
-    let query = (db as Db)
-      .selectFrom('events')
-      .where('events.account_id', '=', stableSlot<number>(dialect, 'account'))
-    if (where) query = query.where(where)
+    const criteria = (filter: string | null) =>
+      listCriteria({
+        filter: filter ?? undefined,
+        spec: EVENT_FILTERS,
+        dialect,
+        restriction: shape.restricted ? visibility(stableSlot<number>(dialect, 'user')) : undefined,
+        order: { unique: 'events.id', direction: 'desc' },
+      })
+    const rows = (where: RawBuilder<SqlBool> | undefined) => {
+      const account = (db as Db)
+        .selectFrom('events')
+        .where('events.account_id', '=', stableSlot<number>(dialect, 'account'))
+      return where ? account.where(where) : account
+    }
+    const { where, order } = criteria(shape.filter)
+    const query = rows(where)
+    // A range of `id` or `created` in the other's order narrows the rows the order's index walks
+    // instead of being searched and sorted (see rangeAside).
+    const aside = rangeAside(shape.filter, dialect)
+    const pageRows = aside === undefined ? query : rows(criteria(aside.filter).where).where(aside.where)
     const since = stableSlot<string>(dialect, 'since')
     // The retention bound keeps almost every row, so a page must walk the index of its order (and
     // filter) and stop after one page, and a count must take the index of its filter. SQLite,
@@ -178,18 +188,18 @@ export const eventListStatements = defineShaped(
     const retained = dialect === 'sqlite' ? sql<string>`+events.created` : sql<string>`events.created`
     // `results` from the tallies where they answer the list (docs/decisions.md#event-counts);
     // otherwise counted over the filter's index.
-    const tallied = shape.restricted ? undefined : tallyCondition(shape.filter, dialect)
+    const tallied = shape.restricted ? undefined : tallyPlan(shape.filter, dialect)
     const counted =
       tallied === undefined
         ? query.where(retained, '>=', since).select(sql<number>`count(*)`.as('n'))
-        : countFromTallies(db as Db, dialect, tallied.where, where)
+        : countFromTallies(db as Db, dialect, tallied)
     const { count, page } = listStatements(
-      query.where(retained, '>=', since).select(eventJson(dialect).as('json')),
+      pageRows.where(retained, '>=', since).select(eventJson(dialect).as('json')),
       order,
       dialect,
       counted,
     )
-    return { count, page }
+    return { count, page: joinedJsonPage(page, dialect) }
   },
 )
 
@@ -212,7 +222,7 @@ export async function listEventJson(
       account: scope.accountId,
       since: scope.since,
       user: scope.restrictedUserId,
-      ...sinceDayValues(scope.since),
+      ...countSlots(filter ?? null, scope.since),
     },
     page,
   )

@@ -1,8 +1,9 @@
+import { type ChildProcess, spawn } from 'node:child_process'
 import { type Readable, Writable } from 'node:stream'
-import { Worker } from 'node:worker_threads'
+import { fileURLToPath } from 'node:url'
 import { ApiError, badRequest } from '../../common/errors.ts'
+import type { InspectionReply } from './image-inspection.process.ts'
 import { formatSize, type InspectionResult } from './image-inspection.ts'
-import type { InspectionMessage, InspectionReply } from './image-inspection.worker.ts'
 
 export interface UploadLimits {
   /** Largest gzip body accepted (the real service: 5 GB). */
@@ -10,8 +11,8 @@ export interface UploadLimits {
   /** Largest uncompressed image: stops a decompression bomb long before it fills a disk. */
   maxUncompressedBytes: number
   /**
-   * Uploads inspected at once by this process, each in its own worker thread with its own ring
-   * buffer; one more is refused (503) rather than queued, so that it holds no connection either.
+   * Uploads inspected at once by this process, each in a child process of its own; one more is
+   * refused (503) rather than queued, so that it holds no connection either.
    */
   maxConcurrentUploads: number
 }
@@ -25,59 +26,52 @@ export const uploadTooLarge = (limit: number) =>
     { reason: `Image data must not exceed ${formatSize(limit)} (gzip-compressed)` },
   ])
 
-/** The worker's file, as `.ts` when run from source and `.js` once built. */
-const WORKER_URL = new URL(
-  `./image-inspection.worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`,
-  import.meta.url,
+/** The inspection's program, as `.ts` when run from source and `.js` once built. */
+const INSPECTION_PROGRAM = fileURLToPath(
+  new URL(`./image-inspection.process${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url),
 )
 
 /**
- * Compressed bytes go to the worker through one shared ring of this size, which bounds memory per
- * upload. Copying into shared memory allocates nothing per chunk: buffers handed between threads
- * count as new external memory on each side, and that churn made the API thread's garbage
- * collector run several times a second during an upload, stalling other requests.
+ * Compressed bytes queued for the inspection before the upload waits for it: enough to keep the
+ * pipe full between turns of the event loop, few enough to bound memory per upload.
  */
-const RING_BYTES = 8 * 1024 * 1024
+const PIPE_BUFFER_BYTES = 1024 * 1024
 
-/** The worker is told of new bytes a megabyte at a time: one message per batch, not per read. */
-const BATCH_BYTES = 1024 * 1024
-
-/** Inspection workers running now in this process. */
+/** Inspections running now in this process. */
 let runningInspections = 0
 
 const tooManyUploads = () =>
   new ApiError('unavailable', [{ reason: 'Too many image uploads are in progress; retry shortly' }])
 
-/** One upload's inspection in its own worker thread, fed in order with flow control. */
-class InspectionWorker {
+/**
+ * One upload's inspection in a child process of lower priority (image-inspection.process.ts),
+ * fed through a pipe with its flow control. A process rather than a worker thread because zlib
+ * inflates on libuv's thread pool, which a worker shares with the API thread: only a process of
+ * its own takes the inflate off the API's priority as well as the hashing.
+ */
+class InspectionProcess {
   readonly result: Promise<InspectionResult>
-  readonly #worker: Worker
-  readonly #ring = new Uint8Array(new SharedArrayBuffer(RING_BYTES))
-  /** Where the next byte goes. */
-  #head = 0
-  /** Bytes written into the ring that the worker has not been told of yet, ending at #head. */
-  #pending = 0
-  /** Bytes in the ring the worker has not consumed yet (told of or pending). */
-  #inFlight = 0
-  #sent = false
-  #waiting: Array<() => void> = []
+  readonly #child: ChildProcess
+  readonly #input: Writable
   #settled = false
 
   constructor(maxUncompressedBytes: number) {
-    this.#worker = new Worker(WORKER_URL, { workerData: { maxUncompressedBytes, ring: this.#ring.buffer } })
+    this.#child = spawn(process.execPath, [INSPECTION_PROGRAM, String(maxUncompressedBytes)], {
+      stdio: ['pipe', 'ignore', 'inherit', 'ipc'],
+    })
+    this.#input = this.#child.stdin as Writable
+    // A write after the child stopped (it refused the data) fails; the refusal is the answer.
+    this.#input.on('error', () => {})
     this.result = new Promise<InspectionResult>((resolve, reject) => {
-      this.#worker.on('message', (reply: InspectionReply) => {
-        if ('ack' in reply) {
-          this.#inFlight -= reply.ack
-          if (RING_BYTES - this.#inFlight >= BATCH_BYTES) this.#wake()
-        } else if ('done' in reply) resolve(reply.done)
+      this.#child.on('message', (reply: InspectionReply) => {
+        if ('done' in reply) resolve(reply.done)
         else {
           const { refusal, code, message } = reply.failed
           reject(refusal ? new ApiError(...refusal) : Object.assign(new Error(message), { code }))
         }
       })
-      this.#worker.on('error', reject)
-      this.#worker.on('exit', () => reject(new Error('the image inspection worker stopped')))
+      this.#child.on('error', reject)
+      this.#child.on('exit', () => reject(new Error('the image inspection process stopped')))
     })
     this.result.then(
       () => this.#settle(),
@@ -85,65 +79,40 @@ class InspectionWorker {
     )
   }
 
-  /** Copies a chunk into the ring; resolves once all of it is in, waiting for room as needed. */
+  /** Sends a chunk; resolves once the pipe takes more (or the inspection is over). */
   async write(chunk: Buffer): Promise<void> {
-    let offset = 0
-    while (offset < chunk.length && !this.#settled) {
-      const room = Math.min(RING_BYTES - this.#inFlight, RING_BYTES - this.#head)
-      if (room === 0) {
-        this.#announce()
-        await new Promise<void>((resolve) => this.#waiting.push(resolve))
-        continue
+    if (this.#settled) return
+    this.#input.write(chunk)
+    if (this.#input.writableLength <= PIPE_BUFFER_BYTES) return
+    await new Promise<void>((resolve) => {
+      const go = () => {
+        this.#input.off('drain', go)
+        this.#child.off('exit', go)
+        resolve()
       }
-      const n = Math.min(chunk.length - offset, room)
-      this.#ring.set(chunk.subarray(offset, offset + n), this.#head)
-      this.#head = (this.#head + n) % RING_BYTES
-      this.#inFlight += n
-      this.#pending += n
-      offset += n
-      // A run told to the worker never wraps: at the ring's end it is announced as it stands.
-      if (this.#pending >= BATCH_BYTES || this.#head === 0) this.#announce()
-    }
-    // The first bytes go at once, so a file of the wrong format is refused without waiting.
-    if (!this.#sent) this.#announce()
+      this.#input.on('drain', go)
+      this.#child.on('exit', go)
+      if (this.#child.exitCode !== null || this.#child.signalCode !== null) go()
+    })
   }
 
   end(): Promise<InspectionResult> {
-    if (!this.#settled) {
-      this.#announce()
-      this.#worker.postMessage({ end: true } satisfies InspectionMessage)
-    }
+    if (!this.#settled) this.#input.end()
     return this.result
   }
 
   close(): void {
-    void this.#worker.terminate()
-  }
-
-  #announce(): void {
-    if (this.#pending === 0) return
-    const end = this.#head === 0 ? RING_BYTES : this.#head
-    this.#worker.postMessage({
-      offset: end - this.#pending,
-      length: this.#pending,
-    } satisfies InspectionMessage)
-    this.#pending = 0
-    this.#sent = true
+    if (this.#child.exitCode === null) this.#child.kill('SIGKILL')
   }
 
   #settle(): void {
     this.#settled = true
-    this.#wake()
-  }
-
-  #wake(): void {
-    for (const resolve of this.#waiting.splice(0)) resolve()
   }
 }
 
 /**
  * Receives an upload: counts and limits the compressed bytes, hands each chunk to `copy` (the blob
- * store's input) and to a worker that decompresses, checks and hashes it. Memory stays flat: a few
+ * store's input) and to a child process that decompresses, checks and hashes it. Memory stays flat: a few
  * megabytes in flight at most. Throws an ApiError (4xx) as soon as the data is known to be
  * unacceptable: over a size limit, not gzip, truncated, or a disk format other than raw.
  * `copy` is neither ended nor destroyed here; the caller decides whether to keep what it got.
@@ -161,7 +130,7 @@ export async function receiveImageData(
   let result: InspectionResult | undefined
   if (runningInspections >= limits.maxConcurrentUploads) throw tooManyUploads()
   runningInspections++
-  const inspection = new InspectionWorker(limits.maxUncompressedBytes)
+  const inspection = new InspectionProcess(limits.maxUncompressedBytes)
 
   const sink = new Writable({
     highWaterMark: 1024 * 1024,
@@ -197,7 +166,7 @@ export async function receiveImageData(
   source.on('error', fail)
   source.on('close', closed)
   signal?.addEventListener('abort', aborted, { once: true })
-  // A refusal found in the worker (a qcow2 header, the size cap) stops the upload at once.
+  // A refusal found by the inspection (a qcow2 header, the size cap) stops the upload at once.
   inspection.result.catch(fail)
   source.pipe(sink)
   try {

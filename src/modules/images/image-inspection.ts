@@ -7,10 +7,17 @@ import { detectNonRawFormat, HEAD_BYTES, TAIL_BYTES } from './disk-image-formats
 
 /**
  * The uncompressed side of an upload: gzip decompression, the size cap, the disk-format checks and
- * SHA-256. It runs in a worker thread (image-inspection.worker.ts), where the gigabytes of
- * short-lived output buffers cost little garbage collection and the hashing does not hold up the
- * API's event loop.
+ * SHA-256. It runs in a child process of lower priority (image-inspection.process.ts), where the
+ * gigabytes of short-lived output buffers cost the API's heap nothing and neither the inflate nor
+ * the hashing takes cores from the API's threads.
  */
+
+/**
+ * The inspection's scheduling priority (nice): when cores are short the API's threads come first,
+ * about nine to one; the lowest (19) starved uploads on a busy machine
+ * (docs/decisions.md#image-upload-inspection-and-the-image-list).
+ */
+export const INSPECTION_NICE = 10
 
 export interface InspectionResult {
   uncompressedBytes: number

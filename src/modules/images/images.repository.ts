@@ -1,14 +1,16 @@
-import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely'
+import { type Expression, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely'
 import { filterFields } from '../../common/filter-columns.ts'
-import type { PageRequest } from '../../common/pagination.ts'
+import { type OrderTerm, orderSql, type PageRequest, paginate } from '../../common/pagination.ts'
+import { joinedJsonPage } from '../../common/rendered-json.ts'
 import type { PageResult } from '../../common/schemas.ts'
 import type { Db } from '../../db/connect.ts'
 import type { Database } from '../../db/database.ts'
-import { dialectOf } from '../../db/dialects/dialect.ts'
-import { listCriteria, pageByCriteria } from '../../db/list-criteria.ts'
+import { listCriteria } from '../../db/list-criteria.ts'
+import { defineShaped, stableSlot } from '../../db/prepared.ts'
 import { countRows, deleteRows, findRow, insertRow, type RowLock, updateRow } from '../../db/rows.ts'
 import { grantedEntities } from '../grants/grant-filter.ts'
 import { parseImageId } from './image-ids.ts'
+import { imageJson } from './image-json.ts'
 import type { ImageRow, ImageTable, NewImageRow } from './images.table.ts'
 
 /** Filterable fields (docs/service-facts.md#filterable-fields); `status` filters but cannot order. */
@@ -50,46 +52,108 @@ export interface ImageListScope {
   restrictedUserId: number | null
 }
 
+/** The list's own order, after the filter's: private images first, then the public catalogue. */
+const IMAGE_ORDER: OrderTerm[] = [
+  { expression: sql.ref('images.is_public'), direction: 'asc' },
+  { expression: sql.ref('images.position'), direction: 'asc' },
+]
+
 /**
- * Public images, plus the account's private ones: private first (newest id last), then the public
- * catalogue in its order. One count and one page query, whatever the filter.
+ * The image list's statements, one set per shape: the X-Filter as sent and whose images it
+ * shows. Public images, plus the account's private ones: private first (newest id last), then the
+ * public catalogue in its order. The account and the restricted user are slots, so one statement
+ * serves every account.
  */
-export async function listImages(
+export const imageListStatements = defineShaped(
+  'image list json',
+  (db, shape: { filter: string | null; scope: 'public' | 'account' | 'restricted' }, dialect) => {
+    const { where, order } = listCriteria({
+      filter: shape.filter ?? undefined,
+      spec: IMAGE_FILTERS,
+      dialect,
+      order: { after: IMAGE_ORDER, unique: 'images.id', uniqueFollowsFilter: false },
+    })
+    const account = stableSlot<number>(dialect, 'account')
+    const filtered = (query: SelectQueryBuilder<Database, 'images', object>) =>
+      where ? query.where(where) : query
+    const publicImages = filtered((db as Db).selectFrom('images').where('images.is_public', '=', true))
+    let privateImages = filtered(
+      (db as Db)
+        .selectFrom('images')
+        .where('images.account_id', '=', account)
+        .where('images.is_public', '=', false),
+    )
+    if (shape.scope === 'restricted') {
+      privateImages = privateImages.where(
+        grantedEntities('image', 'images.id', stableSlot<number>(dialect, 'user')),
+      )
+    }
+    const inScope =
+      shape.scope === 'public'
+        ? publicImages
+        : filtered(
+            (db as Db)
+              .selectFrom('images')
+              .where((eb) =>
+                eb.or([
+                  eb('images.is_public', '=', true),
+                  eb.and([
+                    eb('images.account_id', '=', account),
+                    ...(shape.scope === 'restricted'
+                      ? [grantedEntities('image', 'images.id', stableSlot<number>(dialect, 'user'))]
+                      : []),
+                  ]),
+                ]),
+              ),
+          )
+    const count = inScope.select(sql<number>`count(*)`.as('n'))
+    const limit = stableSlot<number>(dialect, 'limit')
+    const offset = stableSlot<number>(dialect, 'offset')
+    // The page's ids are found first and only their rows rendered: a sort computes every selected
+    // column of every row it sorts, not just the page's. In the default order the private and the
+    // public images are two runs, each read in index order, where one query over both (an OR of
+    // two indexes) sorts them all.
+    const columns = ['images.id', 'images.is_public', 'images.position'] as const
+    const ids =
+      order.length > IMAGE_ORDER.length + 1
+        ? order
+            .reduce((q, term) => q.orderBy(orderSql(term)), inScope.select('images.id'))
+            .limit(limit)
+            .offset(offset)
+        : (shape.scope === 'public'
+            ? publicImages.select(columns)
+            : privateImages.select(columns).unionAll(publicImages.select(columns))
+          )
+            .orderBy('is_public')
+            .orderBy('position')
+            .orderBy('id')
+            .limit(limit)
+            .offset(offset)
+    const page = order.reduce(
+      (q, term) => q.orderBy(orderSql(term)),
+      (db as Db)
+        .selectFrom('images')
+        .innerJoin(ids.as('page_ids'), 'page_ids.id', 'images.id')
+        .select([imageJson(dialect).as('json'), sql<number>`(${count})`.as('n')]),
+    )
+    return { count: count.compile(), page: joinedJsonPage(page.compile(), dialect) }
+  },
+)
+
+/** A page of the images in scope as wire JSON, the items joined by commas (see image-json.ts). */
+export async function listImageJson(
   db: Db,
   scope: ImageListScope,
   page: PageRequest,
   filter: string | undefined,
-): Promise<PageResult<ImageRow>> {
-  const criteria = listCriteria({
-    filter,
-    spec: IMAGE_FILTERS,
-    dialect: dialectOf(db),
-    order: {
-      after: [
-        { expression: sql.ref('images.is_public'), direction: 'asc' },
-        { expression: sql.ref('images.position'), direction: 'asc' },
-      ],
-      unique: 'images.id',
-      uniqueFollowsFilter: false,
-    },
-  })
+): Promise<PageResult<string>> {
   const { accountId, restrictedUserId } = scope
-  let query = db.selectFrom('images').selectAll('images')
-  query =
-    accountId === null
-      ? query.where('images.is_public', '=', true)
-      : query.where((eb) =>
-          eb.or([
-            eb('images.is_public', '=', true),
-            restrictedUserId === null
-              ? eb('images.account_id', '=', accountId)
-              : eb.and([
-                  eb('images.account_id', '=', accountId),
-                  grantedEntities('image', 'images.id', restrictedUserId),
-                ]),
-          ]),
-        )
-  return pageByCriteria(db, query, criteria, page)
+  const list = imageListStatements(db, {
+    filter: filter ?? null,
+    scope: accountId === null ? 'public' : restrictedUserId === null ? 'account' : 'restricted',
+  })
+  const rows = await paginate(db, list, { account: accountId, user: restrictedUserId }, page)
+  return { ...rows, data: rows.data.map((r) => r.json) }
 }
 
 export const insertImage = (db: Db, row: NewImageRow) => insertRow(db, 'images', row)

@@ -1,4 +1,5 @@
 import type { TSchema } from 'typebox'
+import { sendRenderedJson } from '../../common/rendered-json.ts'
 import { routeModule, routeTable } from '../../common/route-table.ts'
 import { contextOf, publicContextOf } from '../../plugins/request-context.ts'
 import type { Scope } from '../auth/scopes.ts'
@@ -73,7 +74,8 @@ export const imagesRoutes = routeModule({ tags, context: contextOf }, (api, app)
     operationId: 'getImages',
     summary: "List images: the account's private images first (with a token), then public ones",
     response: ImagePageSchema,
-    handler: (ctx, request) => images.listImages(ctx, request.list),
+    handler: async (ctx, request, reply) =>
+      sendRenderedJson(reply, await images.listImagesJson(ctx, request.list)),
   })
 
   // Each id form: view (public images need no token), change and delete.

@@ -1,8 +1,7 @@
 import type { BlobStore } from '../../blobs/blob-store.ts'
 import { inContextTransaction, type PublicContext, type RequestContext } from '../../common/context.ts'
 import { forbidden, invalidToken, notFound, scopeDenied } from '../../common/errors.ts'
-import { type ListQuery, mapPage } from '../../common/pagination.ts'
-import type { PageResult } from '../../common/schemas.ts'
+import type { ListQuery } from '../../common/pagination.ts'
 import { type Clock, nowTimestamp } from '../../common/time.ts'
 import type { Db } from '../../db/connect.ts'
 import { enqueueJob } from '../../jobs/jobs.repository.ts'
@@ -83,17 +82,16 @@ export async function accessImage(
 
 /**
  * Without a token, the public images; with one that may read images, the account's private images
- * (a restricted user: those granted) first, then the public ones.
+ * (a restricted user: those granted) first, then the public ones. The page as wire JSON, in the
+ * recorded envelope order (`pages, data, results, page`).
  */
-export async function listImages(
-  ctx: PublicContext,
-  { page, filter }: ListQuery,
-): Promise<PageResult<Image>> {
+export async function listImagesJson(ctx: PublicContext, { page, filter }: ListQuery): Promise<string> {
   const { actor } = ctx
   const scope: repo.ImageListScope = readsPrivateImages(actor)
     ? grantedListScope(actor)
     : { accountId: null, restrictedUserId: null }
-  return mapPage(await repo.listImages(ctx.db, scope, page, filter), toImage)
+  const found = await repo.listImageJson(ctx.db, scope, page, filter)
+  return `{"pages":${found.pages},"data":[${found.data.join(',')}],"results":${found.results},"page":${found.page}}`
 }
 
 /** `compute/<slug>` for anyone; `private/<n>` needs a token with `images:read_only` and a grant. */

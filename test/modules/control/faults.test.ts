@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import type { AddressInfo } from 'node:net'
-import { describe, it } from 'node:test'
+import { beforeEach, describe, it } from 'node:test'
 import type { TestApp } from '../../helpers/app.ts'
 import { createAccount } from '../../helpers/factories.ts'
 import { bootstrapHeaders, type ControlApp, useControlApp } from './control-app.ts'
@@ -18,6 +18,10 @@ const createVpc = (api: ControlApp, label: string, headers: Record<string, strin
 
 describe('fault rules', () => {
   const api = useControlApp()
+  // A test that fails midway leaves no rule behind for the next.
+  beforeEach(async () => {
+    await api.admin('DELETE', '/faults')
+  })
 
   it('a 500 rule answers with the real error body before the handler: the write changes nothing', async () => {
     const before = await vpcCount(api)
@@ -54,7 +58,8 @@ describe('fault rules', () => {
     assert.equal(maintenance.body.errors[0].reason, 'Currently in maintenance mode.')
     await api.admin('DELETE', '/faults')
 
-    await api.admin('POST', '/faults', { path: '/v4/regions', status: 429, retry_after: 7 })
+    const rateLimit = await api.admin('POST', '/faults', { path: '/v4/regions', status: 429, retry_after: 7 })
+    assert.deepEqual(rateLimit.body.effect, { kind: 'status', status: 429, retry_after: 7 })
     const limited = await api.request({ method: 'GET', url: '/v4/regions' })
     assert.equal(limited.status, 429)
     assert.equal(limited.headers['retry-after'], '7')
@@ -64,8 +69,14 @@ describe('fault rules', () => {
     assert.ok(Math.abs(reset - (api.clock.now().getTime() / 1000 + 7)) <= 2, String(reset))
     await api.admin('DELETE', '/faults')
 
-    await api.admin('POST', '/faults', {
+    const refusing = await api.admin('POST', '/faults', {
       path: '/v4/vpcs',
+      status: 400,
+      reason: 'Label is taken',
+      field: 'label',
+    })
+    assert.deepEqual(refusing.body.effect, {
+      kind: 'status',
       status: 400,
       reason: 'Label is taken',
       field: 'label',
@@ -118,7 +129,18 @@ describe('fault rules', () => {
     assert.ok(performance.now() - started >= 115, 'the fixed delay was applied')
     await api.admin('DELETE', '/faults')
 
-    await api.admin('POST', '/faults', { path: '/v4/regions', latency_ms: 60, latency_max_ms: 90 })
+    const ranged = await api.admin('POST', '/faults', {
+      path: '/v4/regions',
+      latency_ms: 60,
+      latency_max_ms: 90,
+    })
+    // Listed in the fields it was added with.
+    assert.deepEqual((await api.admin('GET', '/faults')).body.data[0].effect, {
+      kind: 'latency',
+      latency_ms: 60,
+      latency_max_ms: 90,
+    })
+    assert.equal(ranged.status, 200)
     started = performance.now()
     assert.equal((await api.request({ method: 'GET', url: '/v4/regions' })).status, 200)
     assert.ok(performance.now() - started >= 55, 'the ranged delay was applied')
@@ -141,6 +163,50 @@ describe('fault rules', () => {
     const first = await run()
     assert.ok(first.includes(500) && first.includes(200), first.join(','))
     assert.deepEqual(await run(), first)
+  })
+
+  it('a rule of its own with a probability, a seed and a count: that many of the drawn requests, the same ones again', async () => {
+    const run = async () => {
+      const rule = await api.admin('POST', '/faults', {
+        path: '/v4/regions',
+        status: 500,
+        probability: 0.4,
+        seed: 'own-rule',
+        times: 3,
+      })
+      assert.equal(rule.status, 200, JSON.stringify(rule.body))
+      assert.equal(rule.body.probability, 0.4)
+      const statuses: number[] = []
+      for (let i = 0; i < 24; i++)
+        statuses.push((await api.request({ method: 'GET', url: '/v4/regions' })).status)
+      const listed = await api.admin('GET', '/faults')
+      assert.equal(listed.body.data[0].fired, 3)
+      await api.admin('DELETE', '/faults')
+      return statuses
+    }
+    const first = await run()
+    assert.equal(first.filter((s) => s === 500).length, 3, first.join(','))
+    // Not simply the first three: the draws chose which.
+    assert.notDeepEqual(first.slice(0, 3), [500, 500, 500])
+    assert.deepEqual(await run(), first)
+
+    // Probability 0 never fires.
+    await api.admin('POST', '/faults', { path: '/v4/regions', status: 500, probability: 0 })
+    for (let i = 0; i < 5; i++)
+      assert.equal((await api.request({ method: 'GET', url: '/v4/regions' })).status, 200)
+    assert.equal((await api.admin('GET', '/faults')).body.data[0].fired, 0)
+    await api.admin('DELETE', '/faults')
+  })
+
+  it('a preset limited to a path leaves the rest of the API alone', async () => {
+    const applied = await api.admin('POST', '/faults/presets/maintenance', { path: '/v4/vpcs*' })
+    assert.equal(applied.status, 200, JSON.stringify(applied.body))
+    assert.equal(applied.body.data[0].path, '/v4/vpcs*')
+    const vpcs = await api.request({ method: 'GET', url: '/v4/vpcs/1', headers: bootstrapHeaders })
+    assert.equal(vpcs.status, 503)
+    assert.equal(vpcs.headers['x-maintenance-mode'], 'true')
+    assert.equal((await api.request({ method: 'GET', url: '/v4/regions' })).status, 200)
+    await api.admin('DELETE', '/faults')
   })
 
   it('the maintenance preset answers every API request with 503 until cleared', async () => {

@@ -12,6 +12,7 @@ import { createTestDatabase } from '../../helpers/dialects.ts'
 import { createAccount } from '../../helpers/factories.ts'
 import { waitFor } from '../../helpers/wait-for.ts'
 import { gz, putData, rawImage, startUpload } from '../images/image-helpers.ts'
+import { answerSecurityQuestions } from '../profile/profile-helpers.ts'
 import {
   ADMIN_KEY,
   adminHeaders,
@@ -166,6 +167,59 @@ describe('the request journal', () => {
     )
   })
 
+  it('redacts through the API a password, a two-factor secret, its codes and scratch code, and a phone code', async () => {
+    await api.admin('DELETE', '/journal')
+    const owner = await createAccount(asTestApp(api))
+    const instance = await api.request({
+      method: 'POST',
+      url: '/v4/compute/instances',
+      headers: owner.headers,
+      payload: {
+        type: 'g6-nanode-1',
+        region: 'us-ord',
+        image: 'compute/debian12',
+        root_pass: 'Root-Pass-9x',
+      },
+    })
+    assert.equal(instance.status, 200, JSON.stringify(instance.body))
+    await answerSecurityQuestions(asTestApp(api), owner)
+    const enabled = await api.request({
+      method: 'POST',
+      url: '/v4/profile/tfa-enable',
+      headers: owner.headers,
+    })
+    assert.equal(enabled.status, 200, JSON.stringify(enabled.body))
+    const code = (await api.admin('GET', `/users/${owner.user.username}/tfa-code`)).body.pending as string
+    const confirmed = await api.request({
+      method: 'POST',
+      url: '/v4/profile/tfa-enable-confirm',
+      headers: owner.headers,
+      payload: { tfa_code: code },
+    })
+    assert.equal(confirmed.status, 200, JSON.stringify(confirmed.body))
+    // A phone code is a secret whether or not it is right.
+    await api.request({
+      method: 'POST',
+      url: '/v4/profile/phone-number/verify',
+      headers: owner.headers,
+      payload: { otp_code: '918273' },
+    })
+    const entries = (await journal(`?username=${owner.user.username}`)).body.data as Array<{
+      path: string
+      request_body: Record<string, unknown> | null
+      response_body: Record<string, unknown> | null
+    }>
+    const text = JSON.stringify(entries)
+    const secrets = ['Root-Pass-9x', enabled.body.secret, code, confirmed.body.scratch, '918273', 'Saab 900']
+    for (const secret of secrets) assert.ok(!text.includes(String(secret)), `${secret} reached the journal`)
+    const at = (path: string) => entries.find((e) => e.path === path)
+    assert.equal(at('/v4/compute/instances')?.request_body?.root_pass, '[redacted]')
+    assert.equal(at('/v4/profile/tfa-enable')?.response_body?.secret, '[redacted]')
+    assert.equal(at('/v4/profile/tfa-enable-confirm')?.request_body?.tfa_code, '[redacted]')
+    assert.equal(at('/v4/profile/tfa-enable-confirm')?.response_body?.scratch, '[redacted]')
+    assert.equal(at('/v4/profile/phone-number/verify')?.request_body?.otp_code, '[redacted]')
+  })
+
   it('is queried by method, path prefix, status, account and time range, with paging', async () => {
     await api.admin('DELETE', '/journal')
     const alice = await createAccount(asTestApp(api))
@@ -218,6 +272,23 @@ describe('the request journal', () => {
     const [entry] = (await journal()).body.data
     assert.equal(entry.fault_rule, rule.body.id)
     assert.equal(entry.status, 500)
+    await api.admin('DELETE', '/faults')
+
+    // A delay, then a status: the rule that answered is named, and both count a firing.
+    await api.admin('DELETE', '/journal')
+    const delay = await api.admin('POST', '/faults', { path: '/v4/regions', latency_ms: 1 })
+    const answer = await api.admin('POST', '/faults', { path: '/v4/regions', status: 502 })
+    assert.equal((await api.request({ method: 'GET', url: '/v4/regions' })).status, 502)
+    const [both] = (await journal()).body.data
+    assert.equal(both.fault_rule, answer.body.id)
+    const fired = (await api.admin('GET', '/faults')).body.data.map((r: { id: number; fired: number }) => [
+      r.id,
+      r.fired,
+    ])
+    assert.deepEqual(fired, [
+      [delay.body.id, 1],
+      [answer.body.id, 1],
+    ])
     await api.admin('DELETE', '/faults')
   })
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { beforeEach, describe, it } from 'node:test'
+import { formatTimestamp } from '../../../src/common/time.ts'
 import type { TestApp } from '../../helpers/app.ts'
 import { createAccount, type TestUser } from '../../helpers/factories.ts'
 import { gz, putData, rawImage, startUpload } from '../images/image-helpers.ts'
@@ -81,6 +82,34 @@ describe('asynchronous work that takes time', () => {
     assert.equal(created.body.status, 'running')
     const [boot] = await pollEvents(owner, { id: created.body.id, type: 'compute' }, 'compute_boot')
     assert.equal(boot?.status, 'finished')
+  })
+
+  it('realistic durations: the preset, a kind set over it, and an instance taking them', async () => {
+    const realistic = await api.admin('PUT', '/work-durations', { preset: 'realistic', image_upload: 5 })
+    assert.equal(realistic.status, 200, JSON.stringify(realistic.body))
+    assert.deepEqual(realistic.body, {
+      compute_create: 30,
+      compute_boot: 20,
+      compute_reboot: 25,
+      compute_shutdown: 10,
+      image_capture: 90,
+      image_upload: 5,
+    })
+    assert.deepEqual((await api.admin('GET', '/work-durations')).body, realistic.body)
+    const owner = await createAccount(asTestApp(api))
+    const created = await createInstance(owner)
+    assert.equal(created.body.status, 'provisioning')
+    await advance('29s')
+    assert.equal(await instanceStatus(owner, created.body.id), 'provisioning')
+    await advance('3s')
+    assert.equal(await instanceStatus(owner, created.body.id), 'booting')
+    await advance('22s')
+    assert.equal(await instanceStatus(owner, created.body.id), 'running')
+    const refused = await api.admin('PUT', '/work-durations', { compute_boot: -1 })
+    assert.equal(refused.status, 400)
+    assert.equal((await api.admin('PUT', '/work-durations', { preset: 'slow' })).status, 400)
+    assert.equal((await api.admin('GET', '/work-durations')).body.compute_boot, 20)
+    await api.admin('PUT', '/work-durations', { preset: 'instant' })
   })
 
   it('create: provisioning, then booting, then running; a poller sees scheduled, started, finished in order', async () => {
@@ -179,6 +208,127 @@ describe('asynchronous work that takes time', () => {
     await api.admin('DELETE', '/faults')
     await api.admin('PUT', '/work-durations', { preset: 'instant' })
     assert.equal((await api.admin('POST', '/faults', { job: 'nothing_like_it' })).status, 400)
+  })
+
+  it('a failed create, shutdown or reboot leaves the instance as the real service does', async () => {
+    const owner = await createAccount(asTestApp(api))
+    await api.admin('PUT', '/work-durations', { compute_create: 5, compute_shutdown: 5, compute_reboot: 5 })
+
+    // A create that fails: offline, and no boot follows.
+    await api.admin('POST', '/faults', { job: 'compute_create', times: 1 })
+    const created = await createInstance(owner)
+    assert.equal(created.body.status, 'provisioning')
+    const failedCreate = { id: created.body.id as number, type: 'compute' }
+    await advance('7s')
+    assert.equal(await instanceStatus(owner, failedCreate.id), 'offline')
+    assert.equal((await pollEvents(owner, failedCreate, 'compute_create'))[0]?.status, 'failed')
+    assert.deepEqual(await pollEvents(owner, failedCreate, 'compute_boot'), [])
+
+    // A running instance whose shutdown fails keeps running; one whose reboot fails is offline.
+    await api.admin('PUT', '/work-durations', { compute_create: 0 })
+    const running = await createInstance(owner)
+    const id = running.body.id as number
+    assert.equal(running.body.status, 'running')
+    await api.admin('POST', '/faults', { job: 'compute_shutdown', times: 1 })
+    assert.equal((await power(owner, id, 'shutdown')).status, 200)
+    assert.equal(await instanceStatus(owner, id), 'shutting_down')
+    await advance('7s')
+    assert.equal(await instanceStatus(owner, id), 'running')
+    assert.equal((await pollEvents(owner, { id, type: 'compute' }, 'compute_shutdown'))[0]?.status, 'failed')
+
+    await api.admin('POST', '/faults', { job: 'compute_reboot', times: 1 })
+    assert.equal((await power(owner, id, 'reboot')).status, 200)
+    assert.equal(await instanceStatus(owner, id), 'rebooting')
+    await advance('7s')
+    assert.equal(await instanceStatus(owner, id), 'offline')
+    const [reboot] = await pollEvents(owner, { id, type: 'compute' }, 'compute_reboot')
+    assert.equal(reboot?.status, 'failed')
+    assert.equal(reboot?.percent_complete, null)
+    const fired = (await api.admin('GET', '/faults')).body.data.map((r: { fired: number }) => r.fired)
+    assert.deepEqual(fired, [1, 1, 1])
+    await api.admin('DELETE', '/faults')
+    await api.admin('PUT', '/work-durations', { preset: 'instant' })
+  })
+
+  it('a job fault rule with a probability and a seed fails the same pieces of work again', async () => {
+    const owner = await createAccount(asTestApp(api))
+    await api.admin('PUT', '/work-durations', { compute_boot: 2 })
+    const run = async () => {
+      const rule = await api.admin('POST', '/faults', {
+        job: 'compute_boot',
+        probability: 0.5,
+        seed: 'boots',
+      })
+      assert.equal(rule.status, 200, JSON.stringify(rule.body))
+      const created = await createInstance(owner, { booted: false })
+      const id = created.body.id as number
+      const outcomes: string[] = []
+      for (let i = 0; i < 12; i++) {
+        assert.equal((await power(owner, id, 'boot')).status, 200)
+        await advance('4s')
+        const status = await instanceStatus(owner, id)
+        outcomes.push(status)
+        if (status === 'running') assert.equal((await power(owner, id, 'shutdown')).status, 200)
+      }
+      const listed = await api.admin('GET', '/faults')
+      assert.equal(listed.body.data[0].fired, outcomes.filter((s) => s === 'offline').length)
+      await api.admin('DELETE', '/faults')
+      return outcomes
+    }
+    const first = await run()
+    assert.ok(first.includes('running') && first.includes('offline'), first.join(','))
+    assert.deepEqual(await run(), first)
+    await api.admin('PUT', '/work-durations', { preset: 'instant' })
+  })
+
+  it("a poller asking since its request's time sees its own work's events, newest first", async () => {
+    const owner = await createAccount(asTestApp(api))
+    const created = await createInstance(owner)
+    const id = created.body.id as number
+    await api.admin('PUT', '/work-durations', { compute_reboot: 6 })
+    assert.equal((await power(owner, id, 'reboot')).status, 200)
+    await advance('8s')
+    // The second reboot, as a client that waits for its own request polls for it: the entity's
+    // events of the action created since it asked, newest first.
+    await advance('5s')
+    const asked = formatTimestamp(api.clock.now())
+    assert.equal((await power(owner, id, 'reboot')).status, 200)
+    const all = await pollEvents(owner, { id, type: 'compute' }, 'compute_reboot')
+    assert.deepEqual(
+      all.map((e) => e.status),
+      ['scheduled', 'finished'],
+    )
+    assert.ok(all[0] !== undefined && all[1] !== undefined && all[0].id > all[1].id)
+    const since = async () => {
+      const res = await api.request({
+        method: 'GET',
+        url: '/v4/account/events',
+        headers: {
+          ...owner.headers,
+          'x-filter': JSON.stringify({
+            'entity.id': id,
+            'entity.type': 'compute',
+            action: 'compute_reboot',
+            created: { '+gte': asked },
+            '+order_by': 'created',
+            '+order': 'desc',
+          }),
+        },
+      })
+      assert.equal(res.status, 200, JSON.stringify(res.body))
+      return res.body.data as WireEvent[]
+    }
+    const seen: string[] = []
+    for (const by of ['1s', '3s', '4s']) {
+      const events = await since()
+      assert.equal(events.length, 1)
+      seen.push((events[0] as WireEvent).status)
+      await advance(by)
+    }
+    seen.push(((await since())[0] as WireEvent).status)
+    assert.deepEqual(seen, ['scheduled', 'started', 'started', 'finished'])
+    assert.equal(await instanceStatus(owner, id), 'running')
+    await api.admin('PUT', '/work-durations', { preset: 'instant' })
   })
 
   it('an image capture is creating until done; a failed capture leaves no image', async () => {

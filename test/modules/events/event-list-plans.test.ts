@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { CompiledQuery } from 'kysely'
 import { fill } from '../../../src/db/prepared.ts'
+import { countSlots } from '../../../src/modules/events/event-counts.ts'
 import { eventListStatements } from '../../../src/modules/events/events.repository.ts'
 import { useTestApp } from '../../helpers/app.ts'
 
@@ -15,15 +16,15 @@ const onSqlite = process.env.CLOUDPLANE_TEST_DIALECT !== 'postgres'
  */
 describe('account events: query plans that stay flat', { skip: !onSqlite && 'SQLite plans' }, () => {
   const api = useTestApp()
-  const values = {
+  const since = '2026-01-01T00:00:00'
+  const valuesOf = (filter: Record<string, unknown> | null) => ({
     account: 1,
-    since: '2026-01-01T00:00:00',
+    since,
     user: null,
-    sinceDay: '2026-01-01',
-    sinceDayEnd: '2026-01-02T00:00:00',
     limit: 25,
     offset: 0,
-  }
+    ...countSlots(filter === null ? null : JSON.stringify(filter), since),
+  })
 
   const plan = async (compiledSql: CompiledQuery) => {
     const explained = await api.db.executeQuery<{ detail: string }>(
@@ -31,6 +32,24 @@ describe('account events: query plans that stay flat', { skip: !onSqlite && 'SQL
     )
     return explained.rows.map((r) => r.detail).join(' | ')
   }
+
+  /** Ranges of `id` and `created` (a poller's "since"), alone, together, with kinds, in both orders. */
+  const RANGES: Array<Record<string, unknown>> = [
+    ...['+gt', '+gte', '+lt', '+lte'].flatMap((op) => [
+      { id: { [op]: 500 } },
+      { created: { [op]: '2026-02-01T10:11:12' } },
+      { id: { [op]: 500 }, '+order_by': 'created', '+order': 'desc' },
+      { created: { [op]: '2026-02-01T10:11:12' }, '+order_by': 'created', '+order': 'asc' },
+    ]),
+    { id: { '+gt': 500 }, '+order_by': 'created', '+order': 'asc' },
+    { created: { '+gte': '2026-02-01T10:11:12' }, '+order_by': 'id', '+order': 'asc' },
+    { id: { '+gt': 500, '+lte': 90_000 }, created: { '+lt': '2026-03-01T00:00:00' } },
+    { id: { '+gt': 500 }, action: 'vpc_create' },
+    { id: { '+lt': 500 }, read: false, '+order_by': 'created', '+order': 'desc' },
+    { created: { '+gt': '2026-02-01T10:11:12' }, action: 'vpc_create' },
+    { created: { '+gt': '2026-02-01T10:11:12' }, read: false, 'entity.type': 'vpc' },
+    { created: { '+gt': '2026-02-01T10:11:12' }, '+or': [{ action: 'vpc_create' }, { read: true }] },
+  ]
 
   /** Every filterable field and every order, alone and in the combinations clients send. */
   const FILTERS: Array<Record<string, unknown> | null> = [
@@ -52,6 +71,7 @@ describe('account events: query plans that stay flat', { skip: !onSqlite && 'SQL
     { 'entity.type': 'vpc', 'entity.id': 5, action: 'vpc_create', '+order_by': 'created', '+order': 'desc' },
     { '+or': [{ action: 'vpc_create' }, { action: 'vpc_update' }] },
     { action: { '+neq': 'vpc_create' } },
+    ...RANGES,
   ]
 
   const statementsOf = (filter: Record<string, unknown> | null) =>
@@ -63,10 +83,10 @@ describe('account events: query plans that stay flat', { skip: !onSqlite && 'SQL
   for (const filter of FILTERS) {
     it(`pages and counts without reading the account: ${JSON.stringify(filter)}`, async () => {
       const statements = statementsOf(filter)
-      const page = await plan(fill(statements.page, values))
+      const page = await plan(fill(statements.page, valuesOf(filter)))
       assert.doesNotMatch(page, /TEMP B-TREE/, page)
       assert.doesNotMatch(page, /SCAN events/, page)
-      const count = await plan(fill(statements.count, values))
+      const count = await plan(fill(statements.count, valuesOf(filter)))
       assert.doesNotMatch(count, /SCAN events/, count)
       // An index searched on the account alone reads every event of it.
       assert.doesNotMatch(count, /\(account_id=\?\)/, count)
@@ -82,14 +102,30 @@ describe('account events: query plans that stay flat', { skip: !onSqlite && 'SQL
       { '+order_by': 'entity.id', '+order': 'asc' },
       { action: { '+neq': 'vpc_create' } },
     ]) {
-      const count = await plan(fill(statementsOf(filter).count, values))
-      assert.match(count, /SEARCH t USING INDEX \w+ \(account_id=\? AND day>\?\)/, count)
-      // The retention start's own day, counted over its index.
+      const count = await plan(fill(statementsOf(filter).count, valuesOf(filter)))
+      assert.match(count, /SEARCH t USING INDEX \w+ \(account_id=\? AND day>\? AND day<\?\)/, count)
+      assert.match(
+        count,
+        /SEARCH t USING INDEX \w+ \(account_id=\? AND scale=\? AND bucket>\? AND bucket<\?\)/,
+        count,
+      )
+      // The partial minutes at the window's ends, counted over an index.
       assert.match(
         count,
         /SEARCH events USING (COVERING )?INDEX \w+ \(account_id=\? (AND \w+=\? )*AND created>\? AND created<\?\)/,
         count,
       )
+    }
+  })
+  it('counts every range of id and created from the tallies, reading events only in bounded ranges', async () => {
+    for (const filter of RANGES) {
+      const count = await plan(fill(statementsOf(filter).count, valuesOf(filter)))
+      assert.match(count, /SEARCH t USING INDEX \w+ \(account_id=\? AND (scale=\? AND bucket|day)>\?/, count)
+      // Events are read only over a range bounded on both sides: a partial block of ids or minute,
+      // or one block of ids across the window's edge.
+      for (const search of count.split(' | ').filter((step) => /SEARCH (events|e) /.test(step))) {
+        assert.match(search, /\b(id|created|rowid)>\? AND \1<\?\)/, `${search}\n${count}`)
+      }
     }
   })
 })

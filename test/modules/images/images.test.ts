@@ -65,6 +65,30 @@ describe('images', () => {
     assert.equal(mine.created_by, owner.user.username)
   })
 
+  it('renders each listed image byte for byte as it is served on its own', async () => {
+    const owner = await createAccount(api)
+    const label = 'a "quoted" \\ label\t\u0001\u001f é ✓ 😀 </script>'
+    const tricky = await createImage(api, owner, label, {
+      cloudInit: true,
+      description: 'line one\nline two\r\b\f\u007f\u2028 "end"',
+    })
+    const plain = await createImage(api, owner, 'plain')
+    const res = await api.request({ method: 'GET', url: '/v4/images?page_size=500', headers: owner.headers })
+    assert.equal(res.status, 200)
+    assert.match(res.raw.body, /^\{"pages":1,"data":\[\{/)
+    for (const id of [tricky.id, plain.id, 'compute/debian11', 'compute/almalinux8']) {
+      const one = await api.request({
+        method: 'GET',
+        url: `/v4/images/${encodeURIComponent(id)}`,
+        headers: owner.headers,
+      })
+      assert.equal(one.status, 200)
+      assert.ok(res.raw.body.includes(one.raw.body), `${id} in the list as on its own: ${one.raw.body}`)
+    }
+    assert.equal(res.body.data[0].label, label)
+    assert.ok(res.raw.body.endsWith(`],"results":${res.body.results},"page":1}`))
+  })
+
   it('lists only public images for a token that may not read images', async () => {
     const owner = await createAccount(api)
     await createImage(api, owner)
@@ -130,6 +154,31 @@ describe('images', () => {
     const byLabel = await list({ '+or': [{ vendor: 'Alpine' }, { vendor: 'Arch' }], '+order_by': 'label' })
     const labels = byLabel.map((i) => i.label as string)
     assert.deepEqual(labels, [...labels].sort())
+  })
+
+  it('pages from the private images into the public ones, each run in its order', async () => {
+    const owner = await createAccount(api)
+    const mine: string[] = []
+    for (let i = 0; i < 30; i++) mine.push((await createImage(api, owner, `paged-${i}`)).id)
+    const ids = async (query: string, filter?: unknown) => {
+      const res = await api.request({
+        method: 'GET',
+        url: `/v4/images?${query}`,
+        headers: { ...owner.headers, ...(filter !== undefined && { 'x-filter': JSON.stringify(filter) }) },
+      })
+      assert.equal(res.status, 200, JSON.stringify(res.body))
+      return (res.body.data as Array<{ id: string }>).map((i) => i.id)
+    }
+    const all = await ids('page_size=500')
+    assert.deepEqual(all.slice(0, 30), mine)
+    const pages: string[] = []
+    for (let page = 1; page <= Math.ceil(all.length / 25); page++)
+      pages.push(...(await ids(`page=${page}&page_size=25`)))
+    assert.deepEqual(pages, all)
+    const filtered = await ids('page=2&page_size=25', { label: { '+contains': 'e' } })
+    const expected = (await ids('page_size=500', { label: { '+contains': 'e' } })).slice(25, 50)
+    assert.deepEqual(filtered, expected)
+    assert.deepEqual(expected.slice(0, 5), mine.slice(25))
   })
 
   it('pages the list', async () => {

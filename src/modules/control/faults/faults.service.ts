@@ -18,6 +18,24 @@ type FaultRuleBody = Static<typeof FaultRuleBodySchema>
 type PresetBody = Static<typeof PresetBodySchema>
 export type PresetName = 'offline' | 'unstable' | 'maintenance'
 
+/** A rule's effect in the fields a rule is added with, so a listed rule can be posted again. */
+function effectView(effect: FaultEffect) {
+  switch (effect.kind) {
+    case 'status':
+      return {
+        kind: effect.kind,
+        status: effect.status,
+        ...(effect.reason !== undefined && { reason: effect.reason }),
+        ...(effect.field !== undefined && { field: effect.field }),
+        ...(effect.retryAfter !== undefined && { retry_after: effect.retryAfter }),
+      }
+    case 'latency':
+      return { kind: effect.kind, latency_ms: effect.minMs, latency_max_ms: effect.maxMs }
+    default:
+      return effect
+  }
+}
+
 export function ruleView(rule: FaultRule) {
   return {
     id: rule.id,
@@ -31,7 +49,7 @@ export function ruleView(rule: FaultRule) {
     fired: rule.fired,
     seed: rule.seed,
     preset: rule.preset,
-    effect: rule.effect,
+    effect: effectView(rule.effect),
   }
 }
 

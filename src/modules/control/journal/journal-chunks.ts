@@ -10,7 +10,9 @@ import type { JournalOutcome, PendingEntry } from './journal-rows.ts'
  * account, user, token, fault rule; NaN for null), a uint32 outcome, then method, path, query and
  * the two bodies, each a uint32 (0: none; odd: text of (n - 1) / 2 UTF-8 bytes, which follow,
  * padded to 4; even: value n / 2 - 1 kept aside). A long body, or one that is a value rather than
- * text (a login form's fields), is kept aside with the chunk and cloned with it.
+ * text (a login form's fields), is kept aside with the chunk and cloned with it; the same object
+ * pushed again (a cached answer's Buffer) is kept aside once per chunk, every entry naming it by
+ * its index, so the journal's thread can tell it is one body and redact and store it once.
  */
 export interface EncodedChunk {
   buffer: ArrayBuffer
@@ -34,8 +36,6 @@ const FIXED = NUMBERS * 8 + 4 + 5 * 8 + 8
 
 const OUTCOMES: ReadonlyArray<JournalOutcome | null> = [null, 'dropped', 'client_closed']
 
-const encoder = new TextEncoder()
-
 /** At most how many bytes a field's text takes: UTF-8 spends at most 3 bytes per UTF-16 unit. */
 const room = (value: unknown): number =>
   typeof value === 'string' && value.length <= INLINE_MAX
@@ -46,7 +46,11 @@ const room = (value: unknown): number =>
 
 interface Open {
   chunk: EncodedChunk
+  /** Index in `side` of each object kept aside (text is not looked up: hashing it costs a pass). */
+  aside: Map<object, number>
   bytes: Uint8Array
+  /** The same bytes, for Buffer's UTF-8 writer (cheaper than TextEncoder's per short text). */
+  text: Buffer
   words: Uint32Array
   numbers: Float64Array
 }
@@ -64,7 +68,9 @@ export class ChunkWriter {
       const buffer = new ArrayBuffer(Math.max(CHUNK_BYTES, (need + 7) & ~7))
       open = {
         chunk: { buffer, length: 0, count: 0, side: [] },
+        aside: new Map(),
         bytes: new Uint8Array(buffer),
+        text: Buffer.from(buffer),
         words: new Uint32Array(buffer),
         numbers: new Float64Array(buffer),
       }
@@ -103,20 +109,26 @@ export class ChunkWriter {
 }
 
 /** Writes one field at `at` (a multiple of 4); returns where the next goes. */
-function field({ chunk, bytes, words }: Open, at: number, value: unknown): number {
+function field({ chunk, aside, bytes, text, words }: Open, at: number, value: unknown): number {
   let length: number
   if (value === undefined || value === null) {
     words[at >> 2] = 0
     return at + 4
   }
   if (typeof value === 'string' && value.length <= INLINE_MAX) {
-    length = encoder.encodeInto(value, bytes.subarray(at + 4)).written
+    // There is room for it whole (`room`): nothing is cut.
+    length = text.write(value, at + 4)
   } else if (value instanceof Uint8Array && value.length <= INLINE_MAX) {
     bytes.set(value, at + 4)
     length = value.length
   } else {
-    words[at >> 2] = (chunk.side.length + 1) * 2
-    chunk.side.push(value)
+    let index = typeof value === 'object' ? aside.get(value) : undefined
+    if (index === undefined) {
+      index = chunk.side.length
+      chunk.side.push(value)
+      if (typeof value === 'object') aside.set(value, index)
+    }
+    words[at >> 2] = (index + 1) * 2
     return at + 4
   }
   words[at >> 2] = length * 2 + 1
@@ -125,11 +137,9 @@ function field({ chunk, bytes, words }: Open, at: number, value: unknown): numbe
 
 const orNull = (n: number | undefined): number | null => (n === undefined || Number.isNaN(n) ? null : n)
 
-const decoder = new TextDecoder()
-
 /** The entries of a chunk, as pushed (a body that was bytes comes back as its text). */
 export function readChunk(chunk: EncodedChunk): PendingEntry[] {
-  const bytes = new Uint8Array(chunk.buffer)
+  const bytes = Buffer.from(chunk.buffer)
   const words = new Uint32Array(chunk.buffer)
   const numbers = new Float64Array(chunk.buffer)
   const entries: PendingEntry[] = []
@@ -140,7 +150,7 @@ export function readChunk(chunk: EncodedChunk): PendingEntry[] {
     if (word === 0) return undefined
     if (word % 2 === 0) return chunk.side[word / 2 - 1]
     const length = (word - 1) / 2
-    const text = decoder.decode(bytes.subarray(at, at + length))
+    const text = bytes.toString('utf8', at, at + length)
     at = (at + length + 3) & ~3
     return text
   }

@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto'
 import type { Insertable } from 'kysely'
 import type { ControlJournalTable } from './journal.table.ts'
 import { journalBody } from './journal-redact.ts'
@@ -17,8 +18,8 @@ export const JOURNAL_COLUMNS = [
   'account_id',
   'user_id',
   'token_id',
-  'request_body',
-  'response_body',
+  'request_digest',
+  'response_digest',
   'fault_rule',
   'outcome',
 ] as const satisfies ReadonlyArray<keyof NewJournalRow>
@@ -52,12 +53,44 @@ export interface PendingEntry {
 /** A row to store as its values, in JOURNAL_COLUMNS order. */
 export type JournalValues = Array<string | number | null>
 
+/** The key a stored body goes by: a digest of its (redacted) text. */
+const bodyDigest = (text: string): string => hash('sha256', text, 'base64url')
+
 /**
- * The rows to store, each as its values (what the statement binds, or the batch's JSON holds):
- * bodies redacted and serialised here, away from the request.
+ * The bodies of one batch, each redacted, digested and kept once: a body met again in the batch
+ * (the same object, as a cached answer is, or the same text) costs a map look-up. Objects are
+ * remembered by identity (a batch crosses threads as one message, which keeps identity), text by
+ * its value.
  */
-export function journalRows(entries: PendingEntry[], processId: string): JournalValues[] {
-  return entries.map((e) => [
+export class BatchBodies {
+  readonly #keys = new Map<unknown, string | null>()
+  /** Digest to redacted text, in the order first met. */
+  readonly texts = new Map<string, string>()
+
+  /** The key of a body (null: none), storing it on first sight. */
+  keyOf(body: unknown): string | null {
+    if (body === undefined || body === null || body === '') return null
+    let key = this.#keys.get(body)
+    if (key === undefined) {
+      const text = journalBody(body)
+      key = text === null ? null : bodyDigest(text)
+      if (key !== null && text !== null) this.texts.set(key, text)
+      this.#keys.set(body, key)
+    }
+    return key
+  }
+}
+
+/**
+ * The rows to store, each as its values (what the statement binds, or the batch's JSON holds),
+ * and their bodies: redacted and serialised here, away from the request, once per distinct body.
+ */
+export function journalRows(
+  entries: PendingEntry[],
+  processId: string,
+): { rows: JournalValues[]; bodies: BatchBodies } {
+  const bodies = new BatchBodies()
+  const rows = entries.map((e) => [
     e.atMs,
     e.realMs,
     processId,
@@ -69,12 +102,22 @@ export function journalRows(entries: PendingEntry[], processId: string): Journal
     e.accountId,
     e.userId,
     e.tokenId,
-    journalBody(e.requestBody),
-    journalBody(e.responseBody),
+    bodies.keyOf(e.requestBody),
+    bodies.keyOf(e.responseBody),
     e.faultRule,
     e.outcome,
   ])
+  return { rows, bodies }
 }
 
-/** A batch as one JSON text: an array per row, its values in JOURNAL_COLUMNS order. */
+/** Where each row's body keys are, in JOURNAL_COLUMNS. */
+export const BODY_KEY_COLUMNS = [
+  JOURNAL_COLUMNS.indexOf('request_digest'),
+  JOURNAL_COLUMNS.indexOf('response_digest'),
+] as const
+
+/** A batch's rows as one JSON text: an array per row, its values in JOURNAL_COLUMNS order. */
 export const journalPayload = (rows: JournalValues[]): string => JSON.stringify(rows)
+
+/** A batch's bodies as one JSON text: `[digest, text]` pairs. */
+export const bodiesPayload = (bodies: BatchBodies): string => JSON.stringify([...bodies.texts])

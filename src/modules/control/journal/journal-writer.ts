@@ -5,9 +5,9 @@ import type { Clock } from '../../../common/time.ts'
 import { type Db, sqliteEngineOf } from '../../../db/connect.ts'
 import { inTransaction } from '../../../db/transaction.ts'
 import { addJournalDropped, insertJournalPayload, pruneJournal } from './journal.repository.ts'
-import type { JournalBatch, JournalReply } from './journal.worker.ts'
+import type { JournalBatch, JournalPayload, JournalReply } from './journal.worker.ts'
 import { ChunkWriter, type EncodedChunk, readChunk } from './journal-chunks.ts'
-import { journalPayload, journalRows, type PendingEntry } from './journal-rows.ts'
+import { bodiesPayload, journalPayload, journalRows, type PendingEntry } from './journal-rows.ts'
 
 export type { PendingEntry } from './journal-rows.ts'
 
@@ -49,26 +49,28 @@ interface Sink {
   close(): Promise<void>
 }
 
-/** Stores one batch from this thread: its rows as one JSON text, with the drops and the trim. */
+/** Stores one batch from this thread: its rows and bodies as JSON texts, with the drops; then the trim. */
 async function storeBatch(
   db: Db,
-  payload: string | undefined,
+  payload: JournalPayload | undefined,
   prune: JournalBatch['prune'],
   dropped: number,
 ): Promise<void> {
   await inTransaction(db, async (trx) => {
     if (payload !== undefined) await insertJournalPayload(trx, payload)
     if (dropped > 0) await addJournalDropped(trx, dropped)
-    if (prune) await pruneJournal(trx, prune.maxEntries, prune.oldestMs)
   })
+  if (prune) await pruneJournal(db, prune)
 }
 
 /** Everything on this thread (in-memory SQLite, which no other thread can open: tests). */
 function directSink(db: Db, processId: string): Sink {
   return {
     async write(chunks, prune, dropped) {
-      const rows = journalRows(chunks.flatMap(readChunk), processId)
-      await storeBatch(db, rows.length === 0 ? undefined : journalPayload(rows), prune, dropped)
+      const { rows, bodies } = journalRows(chunks.flatMap(readChunk), processId)
+      const payload =
+        rows.length === 0 ? undefined : { rows: journalPayload(rows), bodies: bodiesPayload(bodies) }
+      await storeBatch(db, payload, prune, dropped)
     },
     async close() {},
   }
@@ -77,12 +79,16 @@ function directSink(db: Db, processId: string): Sink {
 /**
  * A worker thread (journal.worker.ts) redacts and serialises each batch. Given a SQLite file it
  * writes the batch too, on its own connection; otherwise (PostgreSQL) it hands back the batch as
- * one JSON text, which this thread sends to the database (the driver waits without working).
+ * JSON texts (rows, bodies), which this thread sends to the database (the driver waits without
+ * working).
  */
 function workerSink(db: Db, filename: string | undefined, processId: string): Sink {
   const worker = new Worker(WORKER_URL, { workerData: { filename, processId } })
   worker.unref()
-  const pending = new Map<number, { resolve: (payload?: string) => void; reject: (error: Error) => void }>()
+  const pending = new Map<
+    number,
+    { resolve: (payload?: JournalPayload) => void; reject: (error: Error) => void }
+  >()
   let next = 1
   const failAll = (error: Error) => {
     for (const p of pending.values()) p.reject(error)
@@ -99,7 +105,7 @@ function workerSink(db: Db, filename: string | undefined, processId: string): Si
   return {
     async write(chunks, prune, dropped) {
       const id = next++
-      const payload = await new Promise<string | undefined>((resolve, reject) => {
+      const payload = await new Promise<JournalPayload | undefined>((resolve, reject) => {
         pending.set(id, { resolve, reject })
         // The chunks' bytes are handed over, not copied.
         worker.postMessage(
@@ -145,6 +151,11 @@ export class JournalWriter {
   #queued: Promise<void> | undefined
   /** Rows written since the ring was last trimmed: trimming every write would cost more than writing. */
   #sincePrune = 0
+  /**
+   * Rows written since the bodies no entry names were last removed: once a ring's worth (that
+   * takes a pass over the whole ring), so a body outlives its last entry by a ring at most.
+   */
+  #sincePruneBodies = 0
   /** Entries dropped (the buffer was full) and not yet counted in the database. */
   #dropped = 0
 
@@ -214,12 +225,14 @@ export class JournalWriter {
   }
 
   async #write(chunks: EncodedChunk[], count: number, dropped: number): Promise<void> {
+    const { maxEntries, maxAgeMs } = this.#limits
     this.#sincePrune += count
-    const due = this.#sincePrune >= Math.max(1, this.#limits.maxEntries / 10)
+    this.#sincePruneBodies += count
+    const due = this.#sincePrune >= Math.max(1, maxEntries / 10)
+    const bodies = due && this.#sincePruneBodies >= maxEntries
     if (due) this.#sincePrune = 0
-    const prune = due
-      ? { maxEntries: this.#limits.maxEntries, oldestMs: this.#clock.now().getTime() - this.#limits.maxAgeMs }
-      : undefined
+    if (bodies) this.#sincePruneBodies = 0
+    const prune = due ? { maxEntries, oldestMs: this.#clock.now().getTime() - maxAgeMs, bodies } : undefined
     await (await this.#sinkFor()).write(chunks, prune, dropped)
   }
 }

@@ -1,6 +1,6 @@
 import type { Generated, Selectable } from 'kysely'
 
-/** One API request as the journal keeps it (bodies already redacted). */
+/** One API request as the journal keeps it (bodies already redacted, in their own table). */
 export interface ControlJournalTable {
   id: Generated<number>
   at_ms: number
@@ -15,11 +15,26 @@ export interface ControlJournalTable {
   account_id: number | null
   user_id: number | null
   token_id: number | null
-  request_body: string | null
-  response_body: string | null
+  /** The key of the request's body in control_journal_bodies (null: none). */
+  request_digest: string | null
+  /** The key of the answer's body. */
+  response_digest: string | null
   fault_rule: number | null
   /** Null for an ordinary answer; `dropped` (a fault rule closed the connection) or `client_closed`. */
   outcome: string | null
 }
 
-export type JournalRow = Selectable<ControlJournalTable>
+/**
+ * Each body the journal holds, once however many entries name it: its redacted text, keyed by a
+ * digest of that text (bodies that were journalled before there was this table: by their entry).
+ */
+export interface ControlJournalBodiesTable {
+  digest: string
+  body: string
+}
+
+/** An entry as it is read: its row with its bodies' text in place of their keys. */
+export type JournalRow = Omit<Selectable<ControlJournalTable>, 'request_digest' | 'response_digest'> & {
+  request_body: string | null
+  response_body: string | null
+}

@@ -9,6 +9,7 @@ import {
   writeWorkDurations,
 } from '../../../jobs/work-durations.ts'
 import type { ControlContext } from '../control-context.ts'
+import { FaultDice } from '../faults/fault-rules.ts'
 import { claimFiring, listFaultRules } from '../faults/faults.repository.ts'
 import type { WorkDurationsBodySchema } from './work.schemas.ts'
 
@@ -36,6 +37,9 @@ export async function setDurations(
   return next
 }
 
+/** This process's draws for job rules: with a seed, the same pieces of work fail on a rerun. */
+const jobDice = new FaultDice()
+
 /**
  * Whether a fault rule makes this piece of work fail now: the first `job` rule naming it that
  * draws and still has firings left (counted across processes).
@@ -43,7 +47,7 @@ export async function setDurations(
 export async function workFails(ctx: Pick<ControlContext, 'db'>, work: WorkKind): Promise<boolean> {
   for (const rule of await listFaultRules(ctx.db)) {
     if (rule.effect.kind !== 'job' || rule.effect.job !== work) continue
-    if (rule.probability < 1 && Math.random() >= rule.probability) continue
+    if (rule.probability < 1 && jobDice.draw(rule) >= rule.probability) continue
     if (await claimFiring(ctx.db, rule)) return true
   }
   return false

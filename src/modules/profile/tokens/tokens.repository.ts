@@ -1,8 +1,13 @@
+import type { RawBuilder } from 'kysely'
 import { filterFields } from '../../../common/filter-columns.ts'
-import { pageOfFilteredList } from '../../../common/filtered-list.ts'
-import type { ListQuery } from '../../../common/pagination.ts'
+import { listStatements, type PageRequest, paginate } from '../../../common/pagination.ts'
+import { joinedJsonPage } from '../../../common/rendered-json.ts'
+import type { PageResult } from '../../../common/schemas.ts'
 import type { Db } from '../../../db/connect.ts'
+import { listCriteria } from '../../../db/list-criteria.ts'
+import { defineShaped, stableSlot } from '../../../db/prepared.ts'
 import { deleteRows, updateRow } from '../../../db/rows.ts'
+import { tokenJson } from './token-json.ts'
 
 /** Tokens filter (and order) on `created` and `label` (docs/service-facts.md#filterable-fields). */
 export const TOKEN_FILTERS = filterFields(
@@ -10,21 +15,55 @@ export const TOKEN_FILTERS = filterFields(
   { column: (field) => `tokens.${field}` },
 )
 
-/** A user's personal access tokens that still work (OAuth tokens belong to apps, not this list). */
-const activeTokens = (db: Db, userId: number, now: string) =>
+/**
+ * A user's personal access tokens that still work (OAuth tokens belong to apps, not this list);
+ * the user and the time as values, or as slots of a prepared statement.
+ */
+const activeTokens = (db: Db, userId: number | RawBuilder<number>, now: string | RawBuilder<string>) =>
   db
     .selectFrom('tokens')
-    .selectAll('tokens')
     .where('tokens.user_id', '=', userId)
     .where('tokens.authorized_app_id', 'is', null)
     .where((eb) => eb.or([eb('tokens.expiry', 'is', null), eb('tokens.expiry', '>', now)]))
 
-/** The user's working tokens, filtered and ordered by X-Filter; the id breaks ties. */
-export const listTokens = (db: Db, userId: number, now: string, list: ListQuery) =>
-  pageOfFilteredList(db, activeTokens(db, userId, now), { spec: TOKEN_FILTERS, unique: 'tokens.id' }, list)
+/**
+ * The token list's statements, one set per X-Filter as sent; the user and the time are slots, so
+ * one statement serves every user. Each token is its wire JSON (see token-json.ts).
+ */
+const tokenListStatements = defineShaped(
+  'token list json',
+  (db, shape: { filter: string | null }, dialect) => {
+    const { where, order } = listCriteria({
+      filter: shape.filter ?? undefined,
+      spec: TOKEN_FILTERS,
+      dialect,
+      order: { unique: 'tokens.id' },
+    })
+    let query = activeTokens(db as Db, stableSlot(dialect, 'user'), stableSlot(dialect, 'now'))
+    if (where) query = query.where(where)
+    const { count, page } = listStatements(query.select(tokenJson(dialect).as('json')), order, dialect)
+    return { count, page: joinedJsonPage(page, dialect) }
+  },
+)
+
+/**
+ * A page of the user's working tokens as wire JSON, the items joined by commas, filtered and
+ * ordered by X-Filter; the id breaks ties.
+ */
+export async function listTokenJson(
+  db: Db,
+  userId: number,
+  now: string,
+  filter: string | undefined,
+  page: PageRequest,
+): Promise<PageResult<string>> {
+  const list = tokenListStatements(db, { filter: filter ?? null })
+  const rows = await paginate(db, list, { user: userId, now }, page)
+  return { ...rows, data: rows.data.map((r) => r.json) }
+}
 
 export const findToken = (db: Db, userId: number, id: number, now: string) =>
-  activeTokens(db, userId, now).where('tokens.id', '=', id).executeTakeFirst()
+  activeTokens(db, userId, now).selectAll('tokens').where('tokens.id', '=', id).executeTakeFirst()
 
 export const updateTokenLabel = (db: Db, id: number, label: string) =>
   updateRow(db, 'tokens', { id }, { label })

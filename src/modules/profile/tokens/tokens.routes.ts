@@ -1,3 +1,4 @@
+import { sendRenderedJson } from '../../../common/rendered-json.ts'
 import { routeModule } from '../../../common/route-table.ts'
 import { contextOf } from '../../../plugins/request-context.ts'
 import { profileRead, profileWrite, PROFILE_TAGS as tags } from '../profile-scopes.ts'
@@ -16,7 +17,8 @@ export const tokensRoutes = routeModule({ tags, context: contextOf }, (api) => {
     operationId: 'getPersonalAccessTokens',
     summary: 'List your personal access tokens (only their first 16 characters)',
     response: TokenPageSchema,
-    handler: (ctx, request) => tokens.listTokens(ctx, request.list),
+    handler: async (ctx, request, reply) =>
+      sendRenderedJson(reply, await tokens.listTokensJson(ctx, request.list)),
   })
 
   api.get('/profile/tokens/:tokenId', {

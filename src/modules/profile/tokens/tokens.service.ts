@@ -1,7 +1,7 @@
 import { inContextTransaction, type RequestContext } from '../../../common/context.ts'
 import { ErrorCollector, foundOrNotFound, scopeDenied } from '../../../common/errors.ts'
-import { type ListQuery, mapPage } from '../../../common/pagination.ts'
-import type { PageResult } from '../../../common/schemas.ts'
+import type { ListQuery } from '../../../common/pagination.ts'
+import { pageJson } from '../../../common/rendered-json.ts'
 import { nowTimestamp, parseTimestamp } from '../../../common/time.ts'
 import { issueToken } from '../../auth/issue-token.ts'
 import { formatScopes, isWithin, parseScopes, type ScopeSet } from '../../auth/scopes.ts'
@@ -39,10 +39,10 @@ async function accessToken(ctx: RequestContext, { tokenId }: { tokenId: number }
   return foundOrNotFound(await repo.findToken(ctx.db, ctx.actor.user.id, tokenId, nowTimestamp(ctx.clock)))
 }
 
-export async function listTokens(ctx: RequestContext, query: ListQuery): Promise<PageResult<Token>> {
+/** A page of the caller's working tokens as JSON text (see token-json.ts). */
+export async function listTokensJson(ctx: RequestContext, query: ListQuery): Promise<string> {
   const { db, clock, actor } = ctx
-  const rows = await repo.listTokens(db, actor.user.id, nowTimestamp(clock), query)
-  return mapPage(rows, (row) => toToken(row))
+  return pageJson(await repo.listTokenJson(db, actor.user.id, nowTimestamp(clock), query.filter, query.page))
 }
 
 export async function getToken(ctx: RequestContext, ids: { tokenId: number }): Promise<Token> {
