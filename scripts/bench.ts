@@ -136,7 +136,7 @@ function report(title: string, results: CaseResult[], engine: Engine): void {
 
 /** A group on SQLite, then on PostgreSQL (compared case by case). */
 async function onBoth(title: string, group: Group): Promise<void> {
-  await onSqlite(`${title}, SQLite file (WAL, synchronous=FULL), request logging on`, group)
+  await onSqlite(`${title}, SQLite file (WAL, durable commits), request logging on`, group)
   await onPostgres(`${title}, PostgreSQL`, group)
 }
 

@@ -12,6 +12,12 @@ export interface BlobStore {
    * nothing of it is kept.
    */
   put(key: string, body: Readable): Promise<BlobInfo>
+  /**
+   * Starts an object under `key` that the caller writes chunk by chunk: the same promise as `put`
+   * (nothing visible before `commit`, nothing kept after `abort`), for a caller that must know
+   * when each chunk has been written out (an upload frees its chunks then, see image-data.ts).
+   */
+  create(key: string): Promise<BlobWriter>
   /** The object's bytes as a stream, or undefined when there is none. */
   get(key: string): Promise<Readable | undefined>
   head(key: string): Promise<BlobInfo | undefined>
@@ -24,6 +30,20 @@ export interface BlobStore {
 
 export interface BlobInfo {
   size: number
+}
+
+/** An object being written: chunks in order, then `commit` or `abort`, once. */
+export interface BlobWriter {
+  /**
+   * Appends the chunks. Resolves once the store is done with their memory (written out, or
+   * copied), so the caller may reuse or free it; one write at a time. After a rejection the
+   * writer can only be aborted.
+   */
+  write(chunks: readonly Buffer[]): Promise<void>
+  /** Completes the object: resolves once it is durable and readers see it. */
+  commit(): Promise<BlobInfo>
+  /** Drops what was written: nothing of it is kept, and the previous object stays. Never rejects. */
+  abort(): Promise<void>
 }
 
 export class UnsafeBlobKeyError extends Error {

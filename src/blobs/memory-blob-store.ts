@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream'
-import { assertSafeKey, type BlobInfo, type BlobStore } from './blob-store.ts'
+import { assertSafeKey, type BlobInfo, type BlobStore, type BlobWriter } from './blob-store.ts'
 
 /** A blob store in process memory, for tests and throwaway servers. */
 export class MemoryBlobStore implements BlobStore {
@@ -17,6 +17,25 @@ export class MemoryBlobStore implements BlobStore {
     const data = Buffer.concat(chunks)
     this.#objects.set(key, data)
     return { size: data.length }
+  }
+
+  async create(key: string): Promise<BlobWriter> {
+    assertSafeKey(key)
+    let chunks: Buffer[] = []
+    return {
+      // Copied: the caller may free its chunks once this resolves.
+      write: async (data) => {
+        for (const chunk of data) chunks.push(Buffer.from(chunk))
+      },
+      commit: async () => {
+        const data = Buffer.concat(chunks)
+        this.#objects.set(key, data)
+        return { size: data.length }
+      },
+      abort: async () => {
+        chunks = []
+      },
+    }
   }
 
   async get(key: string): Promise<Readable | undefined> {

@@ -1,3 +1,4 @@
+import { type RawBuilder, sql } from 'kysely'
 import { type Db, postgresDatabaseOf, sqliteEngineOf } from './connect.ts'
 import type { PostgresDatabase, SideConnection } from './dialects/postgres.ts'
 
@@ -232,4 +233,15 @@ export function changeCountersNow(db: Db): Promise<Counters> {
  */
 export function notifiedChangeCounter(db: Db, name: string): number | undefined {
   return readersFor(db)?.watch?.value(name)
+}
+
+/** The counter that every change to a token, user, app or account moves (their triggers). */
+export const CREDENTIALS_COUNTER = 'auth'
+
+/**
+ * A counter's value as a column of a statement, read in the statement's own snapshot: a read that
+ * confirms the credentials it ran under (modules/auth/confirmed-read.ts) needs no read of its own.
+ */
+export function counterColumn(name: string): RawBuilder<number | null> {
+  return sql<number | null>`(select value from change_counters where name = ${name})`
 }

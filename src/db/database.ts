@@ -14,6 +14,7 @@ import type { ScriptTable } from '../modules/compute/scripts/scripts.table.ts'
 import type { ComputeTypeTable } from '../modules/compute/types/types.table.ts'
 import type { ControlFaultTable } from '../modules/control/faults/faults.table.ts'
 import type {
+  ControlJournalBatchesTable,
   ControlJournalBodiesTable,
   ControlJournalTable,
 } from '../modules/control/journal/journal.table.ts'
@@ -92,6 +93,7 @@ export interface Database {
   control_snapshots: ControlSnapshotTable
   control_journal: ControlJournalTable
   control_journal_bodies: ControlJournalBodiesTable
+  control_journal_batches: ControlJournalBatchesTable
   control_faults: ControlFaultTable
   loadbalancers: LoadBalancerTable
   scripts: ScriptTable

@@ -112,6 +112,27 @@ function sameStatements<Q>(a: Prepared<Q>, b: Prepared<Q>): boolean {
 
 /** The cache key of a shape: its JSON with object keys sorted, so equal shapes share a key. */
 export function shapeKey(shape: ShapeValue | undefined): string {
+  return flatShapeKey(shape) ?? sortedJson(shape)
+}
+
+/**
+ * The common shape, a flat object of plain values whose keys are already in order, as JSON.stringify
+ * writes it without a replacer: the same text, a few times faster (it runs on every hot list
+ * request). Undefined for any other shape.
+ */
+function flatShapeKey(shape: ShapeValue | undefined): string | undefined {
+  if (shape === null || typeof shape !== 'object' || Array.isArray(shape)) return undefined
+  let previous: string | undefined
+  for (const key in shape) {
+    const value = (shape as Record<string, ShapeValue | undefined>)[key]
+    if (typeof value === 'object' && value !== null) return undefined
+    if (previous !== undefined && key < previous) return undefined
+    previous = key
+  }
+  return JSON.stringify(shape)
+}
+
+function sortedJson(shape: ShapeValue | undefined): string {
   return JSON.stringify(shape, (_key, value: unknown) =>
     value !== null && typeof value === 'object' && !Array.isArray(value)
       ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))

@@ -38,13 +38,6 @@ const COUNTER = 'catalogue'
 /** Distinct URLs (query strings, filters) kept at most; past it the cache starts over. */
 const MAX_ENTRIES = 1000
 
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** Served from the catalogue cache (set at start-up for the operations above). */
-    catalogue?: { publicPartOnly: boolean }
-  }
-}
-
 interface Entry {
   stamp: number
   type: string
@@ -68,10 +61,10 @@ async function catalogueCachePlugin(app: FastifyInstance): Promise<void> {
   const entries = new Map<string, Entry>()
 
   // Before the handler, once every request hook (auth, limits) and the validation have run: an
-  // answer from here differs from the handler's in nothing but the work it spares.
-  const lookup = async (request: FastifyRequest, reply: FastifyReply) => {
-    const catalogue = request.routeOptions.config.catalogue
-    if (catalogue === undefined || (catalogue.publicPartOnly && request.actor !== null)) return
+  // answer from here differs from the handler's in nothing but the work it spares. One per route,
+  // so the route's part is known without `request.routeOptions` (an object built on every read).
+  const lookupFor = (publicPartOnly: boolean) => async (request: FastifyRequest, reply: FastifyReply) => {
+    if (publicPartOnly && request.actor !== null) return
     const stamp = notifiedChangeCounter(app.db, COUNTER) ?? (await countersOf(request)).get(COUNTER)
     if (stamp === undefined) return
     const key = keyOf(request)
@@ -88,14 +81,11 @@ async function catalogueCachePlugin(app: FastifyInstance): Promise<void> {
     payload: unknown,
     done: DoneFuncWithErrOrRes,
   ) => {
+    // An answer from the cache left no stamp: it goes on untouched.
     const pending = stamps.get(request)
+    if (pending === undefined) return done(null, payload)
     const type = reply.getHeader('content-type')
-    if (
-      pending === undefined ||
-      reply.statusCode !== 200 ||
-      typeof payload !== 'string' ||
-      typeof type !== 'string'
-    ) {
+    if (reply.statusCode !== 200 || typeof payload !== 'string' || typeof type !== 'string') {
       return done(null, payload)
     }
     if (entries.size >= MAX_ENTRIES) entries.clear()
@@ -110,7 +100,7 @@ async function catalogueCachePlugin(app: FastifyInstance): Promise<void> {
     const operationId = (route.schema as { operationId?: string } | undefined)?.operationId
     if (route.method !== 'GET' || operationId === undefined || !CATALOGUE_OPERATIONS.has(operationId)) return
     if (route.config?.wire !== undefined) return
-    route.config = { ...route.config, catalogue: { publicPartOnly: PUBLIC_PART_ONLY.has(operationId) } }
+    const lookup = lookupFor(PUBLIC_PART_ONLY.has(operationId))
     route.preHandler = append(route.preHandler, lookup as preHandlerAsyncHookHandler)
     route.onSend = append(route.onSend, keep as onSendHookHandler)
   })

@@ -48,4 +48,11 @@ describe('prepared statements cached by shape', () => {
     assert.equal(shapeKey({ a: 1, b: [true, 'x'] }), shapeKey({ b: [true, 'x'], a: 1 }))
     assert.notEqual(shapeKey({ a: 1 }), shapeKey({ a: '1' }))
   })
+
+  it('keys a flat shape as its sorted JSON, whichever path writes it', () => {
+    // In order (the quick path) and out of order (the sorting one): one key, absent keys left out.
+    assert.equal(shapeKey({ a: 1, b: null, c: undefined, d: 'x' }), '{"a":1,"b":null,"d":"x"}')
+    assert.equal(shapeKey({ d: 'x', c: undefined, b: null, a: 1 }), '{"a":1,"b":null,"d":"x"}')
+    assert.equal(shapeKey({ a: { z: 1, y: 2 } }), '{"a":{"y":2,"z":1}}')
+  })
 })

@@ -108,6 +108,69 @@ describe('SQLite driver: durable group commit', () => {
     await inGroup
   })
 
+  it('a commit is answered only once the write-ahead log was flushed after it', async () => {
+    // A second engine on the file whose flushes the test holds back and lets go.
+    const held: Array<() => void> = []
+    const flushes: number[] = []
+    const other = openSqlite(file, {
+      syncFile: (fd, done) => {
+        flushes.push(fd)
+        held.push(() => done(null))
+      },
+    })
+    const heldDb = new Kysely<Schema>({ dialect: new CloudplaneSqliteDialect(other) })
+    const settled = (p: Promise<unknown>) => {
+      let done = false
+      void p.then(() => {
+        done = true
+      })
+      return () => done
+    }
+    try {
+      const tx = settled(
+        heldDb.transaction().execute(async (trx) => {
+          await trx.insertInto('notes').values({ body: 'held', flag: false }).execute()
+        }),
+      )
+      await waitUntil(() => held.length === 1)
+      await turns(3)
+      assert.equal(tx(), false, 'answered before the log was on the disk')
+      held.shift()?.()
+      await waitUntil(tx)
+      const plain = settled(heldDb.insertInto('notes').values({ body: 'plain', flag: false }).execute())
+      await waitUntil(() => held.length === 1)
+      await turns(3)
+      assert.equal(plain(), false, 'a write outside a transaction answered before the flush')
+      held.shift()?.()
+      await waitUntil(plain)
+      assert.ok(flushes.length >= 2)
+    } finally {
+      for (const release of held.splice(0)) release()
+      await heldDb.destroy()
+    }
+  })
+
+  it('a failed flush fails its commit and every later one (nothing is acknowledged unflushed)', async () => {
+    const failing = openSqlite(file, { syncFile: (_fd, done) => done(new Error('EIO: the disk failed')) })
+    const failingDb = new Kysely<Schema>({ dialect: new CloudplaneSqliteDialect(failing) })
+    try {
+      for (const body of ['first', 'second']) {
+        await assert.rejects(
+          failingDb.transaction().execute(async (trx) => {
+            await trx.insertInto('notes').values({ body, flag: false }).execute()
+          }),
+          /the disk failed/,
+        )
+      }
+      await assert.rejects(
+        failingDb.insertInto('notes').values({ body: 'plain', flag: false }).execute(),
+        /disk/,
+      )
+    } finally {
+      await failingDb.destroy().catch(() => {})
+    }
+  })
+
   it('another process writing the same file queues on the write lock instead of failing', async () => {
     await db.deleteFrom('notes').execute()
     const script = `
@@ -135,3 +198,13 @@ describe('SQLite driver: durable group commit', () => {
     assert.equal(committedCount(), 400)
   })
 })
+
+async function waitUntil(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 5))
+  assert.ok(check(), 'timed out')
+}
+
+/** A few turns of the event loop: what was already settled has been seen by then. */
+async function turns(n: number): Promise<void> {
+  for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r))
+}

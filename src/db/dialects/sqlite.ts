@@ -28,14 +28,29 @@ class Lease implements DatabaseConnection {
   }
 
   async executeQuery<R>(compiled: { sql: string; parameters: readonly unknown[] }): Promise<QueryResult<R>> {
-    if (!this.released) return this.engine.execute(compiled.sql, compiled.parameters) as QueryResult<R>
-    // The lease gave the lock back at commit (group commit); take it again for this query.
-    await this.engine.mutex.lock()
-    try {
-      return this.engine.execute(compiled.sql, compiled.parameters) as QueryResult<R>
-    } finally {
-      this.engine.mutex.unlock()
+    let result: QueryResult<unknown>
+    let durable: Promise<void> | undefined
+    if (!this.released) {
+      result = this.engine.execute(compiled.sql, compiled.parameters)
+      durable = this.engine.writeDurable()
+      if (durable !== undefined) {
+        // Committed and outside any transaction: the connection is free for others meanwhile.
+        this.released = true
+        this.engine.mutex.unlock()
+      }
+    } else {
+      // The lease gave the lock back at commit (group commit); take it again for this query.
+      await this.engine.mutex.lock()
+      try {
+        result = this.engine.execute(compiled.sql, compiled.parameters)
+        durable = this.engine.writeDurable()
+      } finally {
+        this.engine.mutex.unlock()
+      }
     }
+    // A write outside any transaction is answered once it is on the disk, as a commit is.
+    if (durable !== undefined) await durable
+    return result as QueryResult<R>
   }
 
   // biome-ignore lint/correctness/useYield: streaming is not used; refuse it clearly
@@ -79,7 +94,11 @@ class GroupCommitDriver implements Driver {
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    ;(connection as Lease).engine.rollback()
+    const lease = connection as Lease
+    // Kysely rolls back when the commit fails; by then the savepoint is released, and the group's
+    // COMMIT (or its flush) decided its fate: there is nothing left to roll back.
+    if (lease.released) return
+    lease.engine.rollback()
   }
 
   async releaseConnection(connection: DatabaseConnection): Promise<void> {

@@ -19,6 +19,7 @@ import * as journalBodies from './2026_11_26_1010_journal_bodies.ts'
 import * as eventRangeTallies from './2026_11_26_1030_event_range_tallies.ts'
 import * as catalogueNotify from './2026_11_26_1406_catalogue_notify.ts'
 import * as imageListOrder from './2026_11_26_1505_image_list_order.ts'
+import * as journalBatches from './2026_11_26_1506_journal_batches.ts'
 
 /**
  * Every migration, in order. A static list rather than a folder scan, so the set is explicit and
@@ -45,4 +46,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_1030_event_range_tallies': eventRangeTallies,
   '2026_11_26_1406_catalogue_notify': catalogueNotify,
   '2026_11_26_1505_image_list_order': imageListOrder,
+  '2026_11_26_1506_journal_batches': journalBatches,
 }

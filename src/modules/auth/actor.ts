@@ -15,6 +15,19 @@ export interface Actor {
   accountId: number
   accountUuid: string
   user: UserRow
+  /**
+   * Set when the actor comes from the token cache without the request's counter read (a read
+   * route on PostgreSQL that checks the stamp itself, see confirmed-read.ts): not yet known to
+   * hold as of the request.
+   */
+  unconfirmed?: UnconfirmedActor
+}
+
+export interface UnconfirmedActor {
+  /** The credentials counter's value the cached lookup was made under. */
+  stamp: number
+  /** Authenticates the request for real (401 if the token no longer holds) and returns the actor. */
+  confirm(): Promise<Actor>
 }
 
 export const actorUserId = (actor: Actor): number => actor.user.id

@@ -1,4 +1,4 @@
-import { changeCounterNow } from '../../db/change-counters.ts'
+import { CREDENTIALS_COUNTER, changeCounterNow } from '../../db/change-counters.ts'
 import type { Db } from '../../db/connect.ts'
 import type { TokenWithUser } from './tokens.repository.ts'
 
@@ -13,8 +13,6 @@ import type { TokenWithUser } from './tokens.repository.ts'
  * readable counter nothing is cached.
  */
 const MAX_ENTRIES = 10_000
-/** The change counter that the credential tables' triggers move (see the platform migration). */
-const CREDENTIALS_COUNTER = 'auth'
 
 interface Entry {
   stamp: number
@@ -27,6 +25,15 @@ export class TokenCache {
 
   constructor(db: Db) {
     this.#db = db
+  }
+
+  /**
+   * The remembered lookup and the counter value it was made under, not checked against the
+   * counter: only for a read that checks the stamp itself, in its own statement
+   * (see confirmed-read.ts).
+   */
+  peek(hash: string): { stamp: number; found: TokenWithUser } | undefined {
+    return this.#entries.get(hash)
   }
 
   /**

@@ -39,6 +39,7 @@ const EXCLUDED = new Set([
   'control_snapshots',
   'control_journal',
   'control_journal_bodies',
+  'control_journal_batches',
   'control_faults',
   'kysely_migration',
   'kysely_migration_lock',

@@ -16,7 +16,7 @@ import { stableSlot } from '../../db/prepared.ts'
  */
 
 /** The filterable fields every tally row carries, as the columns of a table (`t`, `events`). */
-const kindFilters = (table: string): FilterSpec => ({
+export const kindFilters = (table: string): FilterSpec => ({
   action: { column: `${table}.action`, type: 'string' },
   'entity.type': { column: `${table}.entity_type`, type: 'string', nullable: true },
   read: { column: `${table}.read`, type: 'boolean' },
@@ -30,7 +30,7 @@ const DAY = 86_400
 const HOUR = 3_600
 const MINUTE = 60
 /** Ids per block of each scale of `event_range_tallies`, and fine blocks per coarse one. */
-const FINE = 256
+export const FINE = 256
 const COARSE = 16_384
 const FINE_PER_COARSE = COARSE / FINE
 
@@ -47,6 +47,8 @@ interface FilterRanges {
   created: Range
   /** Every condition on `id` and `created` is one of these ranges. */
   ranged: boolean
+  /** The filter's `+order_by`, if any. */
+  orderBy: unknown
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
@@ -82,12 +84,13 @@ function readTime(v: unknown): number | undefined {
 }
 
 /** The top-level `id` and `created` ranges of an X-Filter and the rest of it; undefined if not JSON. */
-function rangesOf(filter: string | null): FilterRanges | undefined {
+export function rangesOf(filter: string | null): FilterRanges | undefined {
   const ranges: FilterRanges = {
     rest: {},
     id: undefined,
     created: { from: Number.NEGATIVE_INFINITY, to: undefined },
     ranged: true,
+    orderBy: undefined,
   }
   if (filter === null) return ranges
   let parsed: unknown
@@ -98,6 +101,7 @@ function rangesOf(filter: string | null): FilterRanges | undefined {
   }
   if (!isPlainObject(parsed)) return undefined
   for (const [key, value] of Object.entries(parsed)) {
+    if (key === '+order_by') ranges.orderBy = value
     if (key === '+order_by' || key === '+order') continue
     if (key === 'id' || key === 'created') {
       const range = rangeOf(value, key === 'id' ? readId : readTime)
@@ -112,12 +116,24 @@ function rangesOf(filter: string | null): FilterRanges | undefined {
 }
 
 /**
+ * A column as an expression no index is searched by: a unary plus on SQLite, and on PostgreSQL an
+ * interval added to a time (an id stays itself: its ranges narrow the rows as PostgreSQL plans).
+ */
+export function plainColumn(column: string, dialect: SqlDialect): RawBuilder<unknown> {
+  if (dialect === 'sqlite') return sql`+${sql.ref(column)}`
+  return column.endsWith('.created') ? sql`(${sql.ref(column)} + interval '0 s')` : sql.ref(column)
+}
+
+/**
  * The page of a list with a top-level range of `id` or `created` in the other field's order, as a
  * filter without that range and a condition that replaces it; undefined for other lists.
  *
  * A `created` range in another order than `created` (SQLite): the range as a condition SQLite does
  * not search an index by, so that the page walks the index of its order and stops after a page,
  * as for a poller's "since", instead of sorting every event the range holds.
+ *
+ * On PostgreSQL too when the page walks blocks of ids (`walked`, see event-page-walk.ts): each block
+ * is then searched by its ids, never by an index of `created` (and the kind) for every block.
  *
  * An `id` range ordered by `created`: also the bounds of `created` over the range's blocks of ids
  * (from their tallies; a little wider than the events' own), so that the page walks the `created`
@@ -127,6 +143,7 @@ function rangesOf(filter: string | null): FilterRanges | undefined {
 export function rangeAside(
   filter: string | null,
   dialect: SqlDialect,
+  walked = false,
 ): { filter: string; where: RawBuilder<SqlBool> } | undefined {
   if (filter === null || !/"(id|created)"/.test(filter)) return undefined
   let parsed: unknown
@@ -138,12 +155,13 @@ export function rangeAside(
   if (!isPlainObject(parsed)) return undefined
   const byCreated = parsed['+order_by'] === 'created'
   const field = byCreated ? 'id' : 'created'
-  if (!isPlainObject(parsed[field]) || (field === 'created' && dialect !== 'sqlite')) return undefined
+  if (!isPlainObject(parsed[field]) || (field === 'created' && dialect !== 'sqlite' && !walked))
+    return undefined
   const range = rangeOf(parsed[field], field === 'id' ? readId : readTime)
   if (range === undefined) return undefined
   const { [field]: _, ...rest } = parsed
   const value = (v: number) => (field === 'id' ? v : timestampOf(v))
-  const column = dialect === 'sqlite' ? sql`+${sql.ref(`events.${field}`)}` : sql.ref(`events.${field}`)
+  const column = plainColumn(`events.${field}`, dialect)
   const from = Number.isFinite(range.from)
     ? sql<SqlBool>`${column} >= ${value(range.from)}`
     : sql<SqlBool>`1 = 1`
@@ -387,7 +405,7 @@ function idSlots(from: number, to: number): Record<string, number> {
 /**
  * The per-request slots of `countFromTallies` for this filter (the X-Filter as sent) and the
  * retention start: the list's window of time is the retention window narrowed by the filter's
- * `created` range. Also the bounds of `rangeAside`.
+ * `created` range. Also the bounds of `rangeAside` and of `pageWalk`.
  */
 export function countSlots(filter: string | null, since: string): Record<string, string | number> {
   const ranges = rangesOf(filter)
@@ -399,10 +417,10 @@ export function countSlots(filter: string | null, since: string): Record<string,
     windowTo: timestampOf(to === undefined ? from : Math.max(from, to)),
   }
   if (ranges.id !== undefined) {
-    return {
-      ...window,
-      ...idSlots(Math.max(0, ranges.id.from), Math.min(NO_ID_ABOVE, ranges.id.to ?? NO_ID_ABOVE)),
-    }
+    const [idFrom, idTo] = [Math.max(0, ranges.id.from), Math.min(NO_ID_ABOVE, ranges.id.to ?? NO_ID_ABOVE)]
+    // The blocks of 256 ids that hold an id of the range, for the page's walk (event-page-walk.ts).
+    const walk = idFrom < idTo ? [Math.floor(idFrom / FINE), Math.ceil(idTo / FINE)] : [0, 0]
+    return { ...window, ...idSlots(idFrom, idTo), walkFrom: walk[0] as number, walkTo: walk[1] as number }
   }
   return { ...window, ...timeSlots(from, to ?? Number.POSITIVE_INFINITY) }
 }

@@ -1,12 +1,14 @@
-import { type RawBuilder, type SqlBool, sql } from 'kysely'
-import { listStatements, type PageRequest, paginate } from '../../common/pagination.ts'
+import { type CompiledQuery, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely'
+import { listStatements, orderSql, type PageRequest, paginate } from '../../common/pagination.ts'
 import { joinedJsonPage } from '../../common/rendered-json.ts'
 import type { PageResult } from '../../common/schemas.ts'
 import type { Db } from '../../db/connect.ts'
+import type { Database } from '../../db/database.ts'
 import { listCriteria } from '../../db/list-criteria.ts'
 import { defineShaped, fill, slot, stableSlot } from '../../db/prepared.ts'
-import { countFromTallies, countSlots, rangeAside, tallyPlan } from './event-counts.ts'
+import { countFromTallies, countSlots, plainColumn, rangeAside, tallyPlan } from './event-counts.ts'
 import { eventJson } from './event-json.ts'
+import { type PageWalk, pageWalk } from './event-page-walk.ts'
 import type { EventStatus, NewEvent } from './event-types.ts'
 import { type EventTailFields, eventTail } from './event-wire.ts'
 import { EVENT_FILTERS } from './events.filters.ts'
@@ -168,18 +170,51 @@ export const eventListStatements = defineShaped(
         restriction: shape.restricted ? visibility(stableSlot<number>(dialect, 'user')) : undefined,
         order: { unique: 'events.id', direction: 'desc' },
       })
-    const rows = (where: RawBuilder<SqlBool> | undefined) => {
-      const account = (db as Db)
-        .selectFrom('events')
-        .where('events.account_id', '=', stableSlot<number>(dialect, 'account'))
+    /**
+     * The events of the blocks of a walk, each block searched by its ids. PostgreSQL gets them
+     * through LATERAL, kept whole by OFFSET 0, so that the filter's conditions stay outside: with
+     * them inside, a plan could search an index of the filter's kind and time for every block.
+     * The blocks only choose which events to read: the page selects the events' columns alone.
+     */
+    const walked = (walk: PageWalk) => {
+      const blocks = (db as Db)
+        .selectFrom(sql<{ bucket: number }>`event_range_tallies`.as('b'))
+        .where(walk.where)
+      const inBlock = sql<SqlBool>`events.id >= ${walk.first} and events.id < ${walk.next}`
+      const joined =
+        dialect === 'postgres'
+          ? blocks.innerJoinLateral(
+              (eb) =>
+                eb
+                  .selectFrom('events')
+                  .selectAll()
+                  .where('events.account_id', '=', stableSlot<number>(dialect, 'account'))
+                  .where(inBlock)
+                  .offset(sql.lit(0))
+                  .as('events'),
+              (join) => join.onTrue(),
+            )
+          : blocks.innerJoin('events', (join) => join.onTrue()).where(inBlock)
+      return joined as unknown as SelectQueryBuilder<Database, 'events', object>
+    }
+    /** The account's events, narrowed by `where`; with a walk, only those of its blocks of ids. */
+    const rows = (where: RawBuilder<SqlBool> | undefined, walk?: PageWalk) => {
+      const events: SelectQueryBuilder<Database, 'events', object> =
+        walk === undefined ? (db as Db).selectFrom('events') : walked(walk)
+      const account = events.where('events.account_id', '=', stableSlot<number>(dialect, 'account'))
       return where ? account.where(where) : account
     }
     const { where, order } = criteria(shape.filter)
     const query = rows(where)
+    const direction = order[0]?.direction ?? 'desc'
+    // A `created` range in id order walks only the blocks of ids whose tallies reach into its window
+    // (see pageWalk), block after block in the page's order, sorting the events of each (at most 256).
+    const walk = pageWalk(shape.filter, dialect)
     // A range of `id` or `created` in the other's order narrows the rows the order's index walks
     // instead of being searched and sorted (see rangeAside).
-    const aside = rangeAside(shape.filter, dialect)
-    const pageRows = aside === undefined ? query : rows(criteria(aside.filter).where).where(aside.where)
+    const aside = rangeAside(shape.filter, dialect, walk !== undefined)
+    const pageRows =
+      aside === undefined ? rows(where, walk) : rows(criteria(aside.filter).where, walk).where(aside.where)
     const since = stableSlot<string>(dialect, 'since')
     // The retention bound keeps almost every row, so a page must walk the index of its order (and
     // filter) and stop after one page, and a count must take the index of its filter. SQLite,
@@ -193,13 +228,57 @@ export const eventListStatements = defineShaped(
       tallied === undefined
         ? query.where(retained, '>=', since).select(sql<number>`count(*)`.as('n'))
         : countFromTallies(db as Db, dialect, tallied)
-    const { count, page } = listStatements(
-      pageRows.where(retained, '>=', since).select(eventJson(dialect).as('json')),
-      order,
-      dialect,
-      counted,
+    // A walk reads each block by its ids: the bound is not searched by either.
+    const retainedRows = pageRows.where(
+      walk === undefined ? retained : plainColumn('events.created', dialect),
+      '>=',
+      since,
     )
-    return { count, page: joinedJsonPage(page, dialect) }
+    if (walk === undefined) {
+      const { count, page } = listStatements(
+        retainedRows.select(eventJson(dialect).as('json')),
+        order,
+        dialect,
+        counted,
+      )
+      return { count, page: joinedJsonPage(page, dialect) }
+    }
+    // A walk sorts the events of each block it reads (some of them past the page): it sorts their
+    // ids, read from the index, and only the page's rows are then read and rendered.
+    const walkOrder = (block: string, id: string) =>
+      [block, id].map((column) => orderSql({ expression: sql.ref(column), direction }))
+    let pageIds = retainedRows.select([sql<number>`events.id`.as('id'), sql<number>`b.bucket`.as('bucket')])
+    for (const term of walkOrder('b.bucket', 'events.id')) pageIds = pageIds.orderBy(term)
+    const ids = (db as Db).selectFrom(
+      pageIds
+        .limit(stableSlot<number>(dialect, 'limit'))
+        .offset(stableSlot<number>(dialect, 'offset'))
+        .as('w'),
+    )
+    // Each id's row by the primary key. PostgreSQL's generic plan, guessing a tenth of the walk for
+    // the page, would hash the whole table instead: LATERAL, kept whole by OFFSET 0, looks each up.
+    let page = (
+      dialect === 'postgres'
+        ? ids.innerJoinLateral(
+            (eb) =>
+              eb
+                .selectFrom('events')
+                .selectAll()
+                .whereRef('events.id', '=', 'w.id')
+                .offset(sql.lit(0))
+                .as('events'),
+            (join) => join.onTrue(),
+          )
+        : ids.innerJoin('events', 'events.id', 'w.id')
+    )
+      .select(eventJson(dialect).as('json'))
+      .select(sql<number>`(${counted})`.as('n'))
+    // The ids' order, which each engine keeps from the subquery without sorting again.
+    for (const term of walkOrder('w.bucket', 'w.id')) page = page.orderBy(term)
+    return {
+      count: counted.compile() as CompiledQuery<{ n: number }>,
+      page: joinedJsonPage(page.compile() as CompiledQuery<{ json: string; n: number }>, dialect),
+    }
   },
 )
 

@@ -1,3 +1,4 @@
+import { IncomingMessage } from 'node:http'
 import type { Socket } from 'node:net'
 import type { Readable } from 'node:stream'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
@@ -67,6 +68,8 @@ export const imageUploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
             token: request.params.token,
             body,
             declaredBytes: length === undefined ? undefined : Number(length),
+            // A body read from a socket holds fresh copies; an injected one may hold its caller's.
+            ownChunks: request.raw instanceof IncomingMessage,
           },
           app.imageUploads,
         )

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { PassThrough, type Readable } from 'node:stream'
+import type { Readable } from 'node:stream'
 import type { BlobStore } from '../../blobs/blob-store.ts'
 import { inContextTransaction, type RequestContext } from '../../common/context.ts'
 import { ApiError, badRequest, notFound } from '../../common/errors.ts'
@@ -92,6 +92,11 @@ export interface ReceiveUploadInput {
   body: Readable | undefined
   /** The declared Content-Length, when there is one. */
   declaredBytes: number | undefined
+  /**
+   * The body's chunks are this upload's alone (a request read from a socket), so their memory may
+   * be freed as soon as they are stored; an injected request's chunks may be its caller's.
+   */
+  ownChunks?: boolean
 }
 
 const usedUrl = () => new ApiError('forbidden', [{ reason: 'This upload URL has already been used' }])
@@ -158,14 +163,16 @@ export async function receiveUpload(
   const lost = new AbortController()
   const renewal = setInterval(() => {
     repo.renewUploadLease(db, found.id, leaseFromNow()).then(
-      (held) => held || lost.abort(busyUrl()),
+      async (held) => {
+        if (!held && !lost.signal.aborted) lost.abort(await lostClaim(db, hash, owner, clock))
+      },
       // The database is away for a moment: the next renewal tries again.
       () => {},
     )
   }, LEASE_RENEW_MS)
   let stored = false
   try {
-    const data = await streamIntoStore(blobs, key, input.body, limits, lost.signal)
+    const data = await streamIntoStore(blobs, key, { ...input, body: input.body }, limits, lost.signal)
     stored = true
     return await inTransaction(db, async (trx) => {
       const row = await repo.lockImage(trx, found.id)
@@ -235,6 +242,19 @@ export async function receiveUpload(
   }
 }
 
+/**
+ * Why a renewal found the claim gone: the image deleted (404), another PUT holding the URL (409),
+ * or the URL spent or expired meanwhile.
+ */
+async function lostClaim(db: Db, tokenHash: string, owner: string, clock: Clock): Promise<ApiError> {
+  const row = await repo.findImageByUploadTokenHash(db, tokenHash).catch(() => null)
+  if (row === null) return busyUrl()
+  if (row === undefined) return notFound()
+  const current = row.upload_lease_owner
+  if (current !== null && current !== owner) return busyUrl()
+  return refusal(row, nowTimestamp(clock)) ?? busyUrl()
+}
+
 /** Whether another PUT claimed the upload after this one's lease lapsed. */
 async function takenOver(db: Db, tokenHash: string, owner: string): Promise<boolean> {
   const row = await repo.findImageByUploadTokenHash(db, tokenHash).catch(() => undefined)
@@ -243,30 +263,26 @@ async function takenOver(db: Db, tokenHash: string, owner: string): Promise<bool
 }
 
 /**
- * Streams the upload into the store under `key` while checking it. The store's input is ended only
+ * Streams the upload into the store under `key` while checking it. The object is committed only
  * once every check has passed, so refused data never becomes an object in the store.
  */
 async function streamIntoStore(
   blobs: BlobStore,
   key: string,
-  body: Readable,
+  input: ReceiveUploadInput & { body: Readable },
   limits: UploadLimits,
   leaseLost: AbortSignal,
 ): Promise<Awaited<ReturnType<typeof receiveImageData>>> {
-  const toStore = new PassThrough({ highWaterMark: MIB })
-  const stored = blobs.put(key, toStore)
-  // If the store fails first (disk full), or the claim is lost, stop reading the upload at once.
-  const storeFailed = new AbortController()
-  stored.catch((error: unknown) => storeFailed.abort(error))
-  leaseLost.addEventListener('abort', () => storeFailed.abort(leaseLost.reason), { once: true })
+  const writer = await blobs.create(key)
   try {
-    const data = await receiveImageData(body, toStore, limits, storeFailed.signal)
-    toStore.end()
-    await stored
+    const data = await receiveImageData(input.body, writer, limits, {
+      signal: leaseLost,
+      ownChunks: input.ownChunks === true,
+    })
+    await writer.commit()
     return data
   } catch (error) {
-    toStore.destroy(error as Error)
-    await stored.catch(() => {})
+    await writer.abort()
     throw error
   }
 }

@@ -3,6 +3,7 @@ import { filterFields } from '../../common/filter-columns.ts'
 import type { PageRequest } from '../../common/pagination.ts'
 import { orderSql, paginate } from '../../common/pagination.ts'
 import type { PageResult } from '../../common/schemas.ts'
+import { CREDENTIALS_COUNTER, counterColumn } from '../../db/change-counters.ts'
 import type { Db } from '../../db/connect.ts'
 import { listCriteria } from '../../db/list-criteria.ts'
 import { defineShaped, runPrepared, stableSlot } from '../../db/prepared.ts'
@@ -26,19 +27,35 @@ export const findAccountVpc = (db: Db, accountId: number, id: number) => account
 /** The VPC, locked until the transaction ends (PostgreSQL), to serialize changes to its subnets. */
 export const lockAccountVpc = (db: Db, accountId: number, id: number) => accountVpc(db, accountId, id, true)
 
-const vpcJsonStatement = defineShaped('vpc json', (db, _shape: Record<string, never>, dialect) => ({
-  find: db
+const vpcJsonStatement = defineShaped('vpc json', (db, _shape: Record<string, never>, dialect) => {
+  const find = db
     .selectFrom('vpcs')
     .select(vpcJson(dialect).as('json'))
     .where('vpcs.id', '=', stableSlot<number>(dialect, 'id'))
     .where('vpcs.account_id', '=', stableSlot<number>(dialect, 'account'))
-    .compile(),
-}))
+  return {
+    find: find.compile(),
+    // One row whether or not the VPC is there, so a miss reports the stamp too.
+    stamped: db.selectNoFrom([find.as('json'), counterColumn(CREDENTIALS_COUNTER).as('stamp')]).compile(),
+  }
+})
 
-/** A VPC of the account as its wire JSON (see vpc-json.ts), in one prepared statement. */
-export async function findAccountVpcJson(db: Db, accountId: number, id: number): Promise<string | undefined> {
-  const { rows } = await runPrepared(db, vpcJsonStatement(db, {}).find, { id, account: accountId })
-  return rows[0]?.json
+/**
+ * A VPC of the account as its wire JSON (see vpc-json.ts), in one prepared statement; with
+ * `stamped`, also the credentials counter as the statement saw it (confirmed-read.ts).
+ */
+export async function findAccountVpcJson(
+  db: Db,
+  accountId: number,
+  id: number,
+  stamped = false,
+): Promise<{ json: string | undefined; stamp: number | undefined }> {
+  const statements = vpcJsonStatement(db, {})
+  const values = { id, account: accountId }
+  if (!stamped)
+    return { json: (await runPrepared(db, statements.find, values)).rows[0]?.json, stamp: undefined }
+  const [row] = (await runPrepared(db, statements.stamped, values)).rows
+  return { json: row?.json ?? undefined, stamp: row?.stamp ?? undefined }
 }
 
 /** Which VPCs a list shows: an account's, and of those only the granted ones for a restricted user. */
@@ -54,7 +71,7 @@ export interface VpcListScope {
  */
 const vpcListStatements = defineShaped(
   'vpc list json',
-  (db, shape: { filter: string | null; restricted: boolean }, dialect) => {
+  (db, shape: { filter: string | null; restricted: boolean; stamped: boolean }, dialect) => {
     const { where, order } = listCriteria({
       filter: shape.filter ?? undefined,
       spec: VPC_FILTERS,
@@ -68,6 +85,8 @@ const vpcListStatements = defineShaped(
     if (where) query = query.where(where)
     const count = query.select(sql<number>`count(*)`.as('n'))
     let paged = query.select([vpcJson(dialect).as('json'), sql<number>`(${count})`.as('n')])
+    // The credentials counter beside each row, for a caller to confirm (confirmed-read.ts).
+    if (shape.stamped) paged = paged.select(counterColumn(CREDENTIALS_COUNTER).as('stamp'))
     for (const term of order) paged = paged.orderBy(orderSql(term))
     paged = paged.limit(stableSlot<number>(dialect, 'limit')).offset(stableSlot<number>(dialect, 'offset'))
     if (dialect === 'postgres') return { count: count.compile(), page: paged.compile() }
@@ -81,17 +100,23 @@ const vpcListStatements = defineShaped(
   },
 )
 
-/** A page of the VPCs in scope as wire JSON, the items joined by commas (see vpc-json.ts). */
+/**
+ * A page of the VPCs in scope as wire JSON, the items joined by commas (see vpc-json.ts); with
+ * `stamped` (PostgreSQL), also the credentials counter as the page's statement saw it
+ * (confirmed-read.ts; none for an empty page).
+ */
 export async function listVpcJson(
   db: Db,
   scope: VpcListScope,
   filter: string | undefined,
   page: PageRequest,
-): Promise<PageResult<string>> {
+  stamped = false,
+): Promise<PageResult<string> & { stamp: number | undefined }> {
   const restricted = scope.restrictedUserId !== null
-  const list = vpcListStatements(db, { filter: filter ?? null, restricted })
+  const list = vpcListStatements(db, { filter: filter ?? null, restricted, stamped })
   const rows = await paginate(db, list, { account: scope.accountId, user: scope.restrictedUserId }, page)
-  return { ...rows, data: rows.data.map((r) => r.json) }
+  const stamp = (rows.data[0] as { stamp?: number | null } | undefined)?.stamp ?? undefined
+  return { ...rows, data: rows.data.map((r) => r.json), stamp }
 }
 
 export const findVpcByLabel = (db: Db, accountId: number, label: string) =>

@@ -17,7 +17,7 @@ const write = { scopes: ['vpc:read_write'] as Scope[] }
 
 export const vpcsRoutes = routeModule({ tags: ['VPCs'], context: contextOf }, (api) => {
   api.getList('/vpcs', {
-    auth: read,
+    auth: { ...read, confirmedInStatement: true },
     operationId: 'getVPCs',
     summary: 'List VPCs',
     response: VpcPageSchema,
@@ -26,7 +26,7 @@ export const vpcsRoutes = routeModule({ tags: ['VPCs'], context: contextOf }, (a
   })
 
   api.get('/vpcs/:vpcId', {
-    auth: read,
+    auth: { ...read, confirmedInStatement: true },
     operationId: 'getVPC',
     summary: 'View a VPC with its subnets',
     params: VpcParams,

@@ -5,6 +5,7 @@ import { pageJson } from '../../common/rendered-json.ts'
 import { nowTimestamp } from '../../common/time.ts'
 import type { Db } from '../../db/connect.ts'
 import { lockAccount } from '../accounts/accounts.service.ts'
+import { confirmedRead } from '../auth/confirmed-read.ts'
 import { recordEvents } from '../events/events.service.ts'
 import { assertGlobalGrant, grantedListScope, grantToCreator } from '../grants/authorize.ts'
 import { deleteEntityGrants } from '../grants/grants.service.ts'
@@ -62,14 +63,27 @@ async function assemble(db: Db, vpcs: VpcRow[]): Promise<Vpc[]> {
 /**
  * The list page as JSON text (see vpc-json.ts); a restricted user sees the VPCs granted to them.
  */
-export async function listVpcsJson(ctx: RequestContext, query: ListQuery): Promise<string> {
-  return pageJson(await repo.listVpcJson(ctx.db, grantedListScope(ctx.actor), query.filter, query.page))
+export function listVpcsJson(ctx: RequestContext, query: ListQuery): Promise<string> {
+  return confirmedRead(ctx, async (c) => {
+    const stamped = c.actor.unconfirmed !== undefined
+    const { stamp, ...page } = await repo.listVpcJson(
+      c.db,
+      grantedListScope(c.actor),
+      query.filter,
+      query.page,
+      stamped,
+    )
+    return { value: pageJson(page), stamp }
+  })
 }
 
-/** A VPC as JSON text (see vpc-json.ts). */
-export async function getVpcJson(ctx: RequestContext, ids: { vpcId: number }): Promise<string> {
-  const json = await repo.findAccountVpcJson(ctx.db, ctx.actor.accountId, ids.vpcId)
-  return grantedVpc(ctx, ids, json, 'read_only')
+/** A VPC as JSON text (see vpc-json.ts), its statement confirming the actor (confirmed-read.ts). */
+export function getVpcJson(ctx: RequestContext, ids: { vpcId: number }): Promise<string> {
+  return confirmedRead(ctx, async (c) => {
+    const stamped = c.actor.unconfirmed !== undefined
+    const { json, stamp } = await repo.findAccountVpcJson(c.db, c.actor.accountId, ids.vpcId, stamped)
+    return { value: await grantedVpc(c, ids, json, 'read_only'), stamp }
+  })
 }
 
 /** Creates the VPC and its subnets all-or-nothing (API rule 1), with their events. */

@@ -201,6 +201,26 @@ describe('image upload: refusals', () => {
     assert.equal(blobs.size, before)
   })
 
+  it('an image deleted while its data streams in: the stream is cut with a 404 at the next lease renewal', async () => {
+    const owner = await createAccount(api)
+    const upload = await startUpload(api, owner)
+    const id = Number(upload.image.id.split('/')[1])
+    const body = new PassThrough()
+    const pending = putData(api, upload.path, body)
+    body.write(gz(rawImage(8 * KIB)).subarray(0, 100))
+    await receiving(id)
+    const del = await api.request({
+      method: 'DELETE',
+      url: `/v4/images/${upload.image.id}`,
+      headers: owner.headers,
+    })
+    assert.equal(del.status, 200)
+    // The body never ends: the renewal that finds the image gone answers, not another upload.
+    const res = await pending
+    assert.equal(res.status, 404)
+    assert.equal(await blobs.head(`images/${id}.img.gz`), undefined)
+  })
+
   it('expires after 24 hours: the URL is refused, then a job removes the image and any partial data', async () => {
     const owner = await createAccount(api)
     const upload = await startUpload(api, owner)

@@ -5,12 +5,17 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Readable } from 'node:stream'
 import { after, before, describe, it } from 'node:test'
-import { type BlobInfo, storageFailure } from '../../../src/blobs/blob-store.ts'
+import { type BlobInfo, type BlobWriter, storageFailure } from '../../../src/blobs/blob-store.ts'
 import { FsBlobStore } from '../../../src/blobs/fs-blob-store.ts'
 import { MemoryBlobStore } from '../../../src/blobs/memory-blob-store.ts'
 import { useTestApp } from '../../helpers/app.ts'
 import { createAccount } from '../../helpers/factories.ts'
 import { gz, putData, rawImage, startUpload } from './image-helpers.ts'
+
+const diskFull = () =>
+  storageFailure(
+    Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', syscall: 'write' }),
+  )
 
 /** A store whose disk filled up: it fails the write as the filesystem store would. */
 class FullBlobStore extends MemoryBlobStore {
@@ -18,11 +23,12 @@ class FullBlobStore extends MemoryBlobStore {
     // Reads, as a store does, until the write that finds the disk full.
     body.on('error', () => {})
     await once(body, 'data')
-    const error = Object.assign(new Error('ENOSPC: no space left on device, write'), {
-      code: 'ENOSPC',
-      syscall: 'write',
-    })
-    throw storageFailure(error)
+    throw diskFull()
+  }
+
+  override async create(key: string): Promise<BlobWriter> {
+    const writer = await super.create(key)
+    return { ...writer, write: async () => Promise.reject(diskFull()) }
   }
 }
 

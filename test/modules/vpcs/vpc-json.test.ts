@@ -140,7 +140,11 @@ describe('VPC JSON rendered by the database', () => {
             updated: v.updated,
           }
           expected.push(vpc)
-          assert.equal(await findAccountVpcJson(api.db, account.accountId, id), JSON.stringify(vpc))
+          assert.equal((await findAccountVpcJson(api.db, account.accountId, id)).json, JSON.stringify(vpc))
+          // The statement that also reads the credentials counter renders the same text.
+          const stamped = await findAccountVpcJson(api.db, account.accountId, id, true)
+          assert.equal(stamped.json, JSON.stringify(vpc))
+          assert.equal(typeof stamped.stamp, 'number')
           const one = await api.request({ method: 'GET', url: `/v4/vpcs/${id}`, headers: account.headers })
           assert.equal(one.raw.body, JSON.stringify(vpc))
         }

@@ -1,15 +1,15 @@
 import { hash } from 'node:crypto'
-import type { Insertable } from 'kysely'
 import type { ControlJournalTable } from './journal.table.ts'
 import { journalBody } from './journal-redact.ts'
 
-export type NewJournalRow = Omit<Insertable<ControlJournalTable>, 'id'>
-
-/** The columns in the order each row's JSON array gives them (one array per row, one JSON per batch). */
-export const JOURNAL_COLUMNS = [
+/**
+ * An entry's fields in the order its JSON array in a batch's `rows` gives them (`id` and `process`
+ * are the batch's). The view `control_journal` reads them by position: fixed by the migration
+ * that made it (2026_11_26_1506_journal_batches).
+ */
+export const JOURNAL_FIELDS = [
   'at_ms',
   'real_ms',
-  'process',
   'method',
   'path',
   'query',
@@ -22,7 +22,7 @@ export const JOURNAL_COLUMNS = [
   'response_digest',
   'fault_rule',
   'outcome',
-] as const satisfies ReadonlyArray<keyof NewJournalRow>
+] as const satisfies ReadonlyArray<Exclude<keyof ControlJournalTable, 'id' | 'process'>>
 
 /** Why an entry is not an ordinary answer: a fault rule closed the connection, or the client did. */
 export type JournalOutcome = 'dropped' | 'client_closed'
@@ -50,7 +50,7 @@ export interface PendingEntry {
   outcome: JournalOutcome | null
 }
 
-/** A row to store as its values, in JOURNAL_COLUMNS order. */
+/** A row to store as its values, in JOURNAL_FIELDS order. */
 export type JournalValues = Array<string | number | null>
 
 /** The key a stored body goes by: a digest of its (redacted) text. */
@@ -81,43 +81,59 @@ export class BatchBodies {
   }
 }
 
-/**
- * The rows to store, each as its values (what the statement binds, or the batch's JSON holds),
- * and their bodies: redacted and serialised here, away from the request, once per distinct body.
- */
-export function journalRows(
-  entries: PendingEntry[],
-  processId: string,
-): { rows: JournalValues[]; bodies: BatchBodies } {
-  const bodies = new BatchBodies()
-  const rows = entries.map((e) => [
-    e.atMs,
-    e.realMs,
-    processId,
-    e.method,
-    e.path,
-    e.query,
-    e.status,
-    Math.round(e.durationMs * 1000) / 1000,
-    e.accountId,
-    e.userId,
-    e.tokenId,
-    bodies.keyOf(e.requestBody),
-    bodies.keyOf(e.responseBody),
-    e.faultRule,
-    e.outcome,
-  ])
-  return { rows, bodies }
+/** One batch as it is stored: a row of control_journal_batches, but for its first id. */
+export interface JournalBatchRow {
+  process: string
+  entries: number
+  lastAtMs: number
+  lastRealMs: number
+  /** The entries, as one JSON text: an array per entry, its values in JOURNAL_FIELDS order. */
+  rows: string
+  /** The bodies the entries name, as a JSON array of their digests. */
+  digests: string
 }
 
-/** Where each row's body keys are, in JOURNAL_COLUMNS. */
-export const BODY_KEY_COLUMNS = [
-  JOURNAL_COLUMNS.indexOf('request_digest'),
-  JOURNAL_COLUMNS.indexOf('response_digest'),
-] as const
-
-/** A batch's rows as one JSON text: an array per row, its values in JOURNAL_COLUMNS order. */
-export const journalPayload = (rows: JournalValues[]): string => JSON.stringify(rows)
+/**
+ * A batch's entries as the row that stores them, and their bodies: redacted and serialised here,
+ * away from the request, once per distinct body.
+ */
+export function journalBatch(
+  entries: PendingEntry[],
+  processId: string,
+): { batch: JournalBatchRow; bodies: BatchBodies } {
+  const bodies = new BatchBodies()
+  let lastAtMs = Number.NEGATIVE_INFINITY
+  let lastRealMs = Number.NEGATIVE_INFINITY
+  const rows: JournalValues[] = entries.map((e) => {
+    if (e.atMs > lastAtMs) lastAtMs = e.atMs
+    if (e.realMs > lastRealMs) lastRealMs = e.realMs
+    return [
+      e.atMs,
+      e.realMs,
+      e.method,
+      e.path,
+      e.query,
+      e.status,
+      Math.round(e.durationMs * 1000) / 1000,
+      e.accountId,
+      e.userId,
+      e.tokenId,
+      bodies.keyOf(e.requestBody),
+      bodies.keyOf(e.responseBody),
+      e.faultRule,
+      e.outcome,
+    ]
+  })
+  const batch = {
+    process: processId,
+    entries: rows.length,
+    lastAtMs,
+    lastRealMs,
+    rows: JSON.stringify(rows),
+    digests: JSON.stringify([...bodies.texts.keys()]),
+  }
+  return { batch, bodies }
+}
 
 /** A batch's bodies as one JSON text: `[digest, text]` pairs. */
 export const bodiesPayload = (bodies: BatchBodies): string => JSON.stringify([...bodies.texts])

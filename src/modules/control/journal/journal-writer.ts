@@ -1,18 +1,19 @@
 import { Worker } from 'node:worker_threads'
 import type { FastifyBaseLogger } from 'fastify'
 import { sql } from 'kysely'
+import type pg from 'pg'
 import type { Clock } from '../../../common/time.ts'
-import { type Db, sqliteEngineOf } from '../../../db/connect.ts'
+import { type Db, postgresPoolOf, sqliteEngineOf } from '../../../db/connect.ts'
 import { inTransaction } from '../../../db/transaction.ts'
-import { addJournalDropped, insertJournalPayload, pruneJournal } from './journal.repository.ts'
-import type { JournalBatch, JournalPayload, JournalReply } from './journal.worker.ts'
+import { addJournalDropped, insertJournalBatch, pruneJournal } from './journal.repository.ts'
+import type { JournalBatch, JournalReply, JournalTarget } from './journal.worker.ts'
 import { ChunkWriter, type EncodedChunk, readChunk } from './journal-chunks.ts'
-import { bodiesPayload, journalPayload, journalRows, type PendingEntry } from './journal-rows.ts'
+import { bodiesPayload, journalBatch, type PendingEntry } from './journal-rows.ts'
 
 export type { PendingEntry } from './journal-rows.ts'
 
 export interface JournalLimits {
-  /** Entries kept (the newest); the ring is trimmed each tenth of this. */
+  /** Entries kept (the newest, by whole batches); the ring is trimmed each tenth of this. */
   maxEntries: number
   /** Entries older than this (by the virtual clock) are dropped. */
   maxAgeMs: number
@@ -49,46 +50,29 @@ interface Sink {
   close(): Promise<void>
 }
 
-/** Stores one batch from this thread: its rows and bodies as JSON texts, with the drops; then the trim. */
-async function storeBatch(
-  db: Db,
-  payload: JournalPayload | undefined,
-  prune: JournalBatch['prune'],
-  dropped: number,
-): Promise<void> {
-  await inTransaction(db, async (trx) => {
-    if (payload !== undefined) await insertJournalPayload(trx, payload)
-    if (dropped > 0) await addJournalDropped(trx, dropped)
-  })
-  if (prune) await pruneJournal(db, prune)
-}
-
 /** Everything on this thread (in-memory SQLite, which no other thread can open: tests). */
 function directSink(db: Db, processId: string): Sink {
   return {
     async write(chunks, prune, dropped) {
-      const { rows, bodies } = journalRows(chunks.flatMap(readChunk), processId)
-      const payload =
-        rows.length === 0 ? undefined : { rows: journalPayload(rows), bodies: bodiesPayload(bodies) }
-      await storeBatch(db, payload, prune, dropped)
+      const { batch, bodies } = journalBatch(chunks.flatMap(readChunk), processId)
+      await inTransaction(db, async (trx) => {
+        if (batch.entries > 0) await insertJournalBatch(trx, { batch, bodies: bodiesPayload(bodies) })
+        if (dropped > 0) await addJournalDropped(trx, dropped)
+      })
+      if (prune) await pruneJournal(db, prune)
     },
     async close() {},
   }
 }
 
 /**
- * A worker thread (journal.worker.ts) redacts and serialises each batch. Given a SQLite file it
- * writes the batch too, on its own connection; otherwise (PostgreSQL) it hands back the batch as
- * JSON texts (rows, bodies), which this thread sends to the database (the driver waits without
- * working).
+ * A worker thread (journal.worker.ts) redacts, serialises and writes each batch, on a connection
+ * of its own: the SQLite file, or the PostgreSQL database with the pool's settings.
  */
-function workerSink(db: Db, filename: string | undefined, processId: string): Sink {
-  const worker = new Worker(WORKER_URL, { workerData: { filename, processId } })
+function workerSink(target: JournalTarget, processId: string): Sink {
+  const worker = new Worker(WORKER_URL, { workerData: { target, processId } })
   worker.unref()
-  const pending = new Map<
-    number,
-    { resolve: (payload?: JournalPayload) => void; reject: (error: Error) => void }
-  >()
+  const pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>()
   let next = 1
   const failAll = (error: Error) => {
     for (const p of pending.values()) p.reject(error)
@@ -97,15 +81,15 @@ function workerSink(db: Db, filename: string | undefined, processId: string): Si
   worker.on('message', (reply: JournalReply) => {
     const waiter = pending.get(reply.id)
     pending.delete(reply.id)
-    if (reply.error === undefined) waiter?.resolve(reply.payload)
+    if (reply.error === undefined) waiter?.resolve()
     else waiter?.reject(new Error(reply.error))
   })
   worker.on('error', failAll)
   worker.on('exit', () => failAll(new Error('the journal worker stopped')))
   return {
-    async write(chunks, prune, dropped) {
+    write(chunks, prune, dropped) {
       const id = next++
-      const payload = await new Promise<JournalPayload | undefined>((resolve, reject) => {
+      return new Promise<void>((resolve, reject) => {
         pending.set(id, { resolve, reject })
         // The chunks' bytes are handed over, not copied.
         worker.postMessage(
@@ -113,7 +97,6 @@ function workerSink(db: Db, filename: string | undefined, processId: string): Si
           chunks.map((c) => c.buffer),
         )
       })
-      if (filename === undefined) await storeBatch(db, payload, prune, dropped)
     },
     async close() {
       await worker.terminate()
@@ -121,19 +104,24 @@ function workerSink(db: Db, filename: string | undefined, processId: string): Si
   }
 }
 
-/** The SQLite file behind `db`, when it is one (not in memory). */
-async function sqliteFile(db: Db): Promise<string | undefined> {
+/** Where a worker can write what `db` holds: its SQLite file, or its PostgreSQL database. */
+async function targetOf(db: Db): Promise<JournalTarget | undefined> {
+  const pool = postgresPoolOf(db)
+  if (pool !== undefined) {
+    const { connectionString, options, fallback_application_name } = pool.options as pg.ClientConfig
+    return { kind: 'postgres', config: { connectionString, options, fallback_application_name } }
+  }
   if (sqliteEngineOf(db) === undefined) return undefined
   const rows = await sql<{ name: string; file: string }>`pragma database_list`.execute(db)
   const main = rows.rows.find((r) => r.name === 'main')?.file
-  return main === undefined || main === '' ? undefined : main
+  return main === undefined || main === '' ? undefined : { kind: 'sqlite', filename: main }
 }
 
 /**
  * Writes journal entries off the hot path: a request only appends to a bounded buffer (dropping
  * and counting when it is full, never waiting); a timer hands the buffer to the sink (a worker
- * thread), which redacts and serialises it and writes it in a few short transactions, and trims
- * the ring now and then.
+ * thread), which redacts and serialises it and writes it as one row in a short transaction, and
+ * trims the ring now and then.
  */
 export class JournalWriter {
   readonly #db: Db
@@ -215,12 +203,9 @@ export class JournalWriter {
   }
 
   #sinkFor(): Promise<Sink> {
-    this.#sink ??= sqliteFile(this.#db).then((file) => {
-      if (file !== undefined) return workerSink(this.#db, file, this.#process)
-      return sqliteEngineOf(this.#db) === undefined
-        ? workerSink(this.#db, undefined, this.#process)
-        : directSink(this.#db, this.#process)
-    })
+    this.#sink ??= targetOf(this.#db).then((target) =>
+      target === undefined ? directSink(this.#db, this.#process) : workerSink(target, this.#process),
+    )
     return this.#sink
   }
 

@@ -1,97 +1,61 @@
-import { sql } from 'kysely'
+import { type RawBuilder, sql } from 'kysely'
 import type { Db } from '../../../db/connect.ts'
 import { dialectOf } from '../../../db/dialects/dialect.ts'
 import { getMeta, setMeta } from '../../../db/meta.repository.ts'
 import { inTransaction } from '../../../db/transaction.ts'
 import type { JournalRow } from './journal.table.ts'
-import type { JournalPayload } from './journal.worker.ts'
-import { JOURNAL_COLUMNS } from './journal-rows.ts'
+import { JOURNAL_FIELDS, type JournalBatchRow, type JournalValues } from './journal-rows.ts'
+import {
+  addDroppedSql,
+  BODIES_LOCK,
+  INSERT_BATCH_SQL,
+  insertBodiesSql,
+  PRUNE_SQL,
+  pruneBodiesSql,
+  reserveIdsSql,
+} from './journal-sql.ts'
 
-export type { NewJournalRow } from './journal-rows.ts'
+/** One of journal-sql.ts's statements with its `?` slots filled, as the journal's thread runs it. */
+function slotted<T = unknown>(text: string, ...values: unknown[]): RawBuilder<T> {
+  const parts = text.split('?')
+  return sql<T>(Object.assign(parts, { raw: parts }), ...values)
+}
 
-const PG_TYPES = [
-  'bigint',
-  'bigint',
-  'text',
-  'text',
-  'text',
-  'text',
-  'integer',
-  'double precision',
-  'bigint',
-  'bigint',
-  'bigint',
-  'text',
-  'text',
-  'bigint',
-  'text',
-]
+const isPostgres = (db: Db) => dialectOf(db) === 'postgres'
+const integerOf = (db: Db) => (isPostgres(db) ? 'bigint' : 'integer')
+const pruneBodies = (db: Db) => sql.raw(pruneBodiesSql(isPostgres(db))).execute(db)
 
-/**
- * On PostgreSQL, writers of entries share this lock and whoever removes bodies takes it alone: a
- * writer's `on conflict do nothing` finds a body without locking it, so without this a trim could
- * remove a body that a batch being written names (a trim's statement does not see rows not yet
- * committed). On SQLite each write transaction has the database to itself already.
- */
-const BODIES_LOCK = 7270013
-
+/** On PostgreSQL: shared by writers of entries, taken alone to remove bodies (see BODIES_LOCK). */
 async function lockBodies(db: Db, alone: boolean): Promise<void> {
-  if (dialectOf(db) !== 'postgres') return
+  if (!isPostgres(db)) return
   if (alone) await sql`select pg_advisory_xact_lock(${BODIES_LOCK})`.execute(db)
   else await sql`select pg_advisory_xact_lock_shared(${BODIES_LOCK})`.execute(db)
 }
 
 /**
- * A whole batch in two statements, in the caller's transaction: its bodies (those not stored
- * yet), then its rows, each set as one JSON array that the database unpacks (SQLite's json_each,
- * PostgreSQL's json_array_elements): one parameter and one statement text whatever the batch's
- * size, so each statement is prepared once and each row costs the engine's C code only.
+ * A whole batch, in the caller's transaction, as the journal's thread writes it: its bodies (those
+ * not stored yet), its ids reserved, then its one row.
  */
-export async function insertJournalPayload(db: Db, payload: JournalPayload): Promise<void> {
+export async function insertJournalBatch(
+  db: Db,
+  { batch, bodies }: { batch: JournalBatchRow; bodies: string },
+): Promise<void> {
   await lockBodies(db, false)
-  const columns = sql.join(JOURNAL_COLUMNS.map((c) => sql.ref(c)))
-  if (dialectOf(db) === 'postgres') {
-    await sql`insert into control_journal_bodies (digest, body)
-      select e->>0, e->>1 from json_array_elements(${payload.bodies}::json) as e
-      on conflict (digest) do nothing`.execute(db)
-    const values = sql.join(JOURNAL_COLUMNS.map((_c, i) => sql.raw(`(e->>${i})::${PG_TYPES[i]}`)))
-    await sql`insert into control_journal (${columns}) select ${values} from json_array_elements(${payload.rows}::json) as e`.execute(
-      db,
-    )
-  } else {
-    await sql`insert into control_journal_bodies (digest, body)
-      select value ->> 0, value ->> 1 from json_each(${payload.bodies}) where true
-      on conflict (digest) do nothing`.execute(db)
-    const values = sql.join(JOURNAL_COLUMNS.map((_c, i) => sql.raw(`value ->> ${i}`)))
-    await sql`insert into control_journal (${columns}) select ${values} from json_each(${payload.rows})`.execute(
-      db,
-    )
-  }
-}
-
-/** Removes the bodies that no entry names; the caller holds the bodies alone (lockBodies). */
-async function pruneBodies(db: Db): Promise<void> {
-  await db
-    .deleteFrom('control_journal_bodies')
-    .where('digest', 'not in', (eb) =>
-      eb
-        .selectFrom('control_journal')
-        .select('request_digest as digest')
-        .where('request_digest', 'is not', null)
-        .unionAll(
-          eb
-            .selectFrom('control_journal')
-            .select('response_digest as digest')
-            .where('response_digest', 'is not', null),
-        ),
-    )
-    .execute()
+  await slotted(insertBodiesSql(isPostgres(db)), bodies).execute(db)
+  const reserved = await slotted<{ value: string }>(
+    reserveIdsSql(integerOf(db)),
+    String(batch.entries),
+  ).execute(db)
+  const { entries, process, lastAtMs, lastRealMs, rows, digests } = batch
+  const firstId = Number(reserved.rows[0]?.value) - entries + 1
+  await slotted(INSERT_BATCH_SQL, firstId, entries, process, lastAtMs, lastRealMs, rows, digests).execute(db)
 }
 
 /**
- * Keeps the journal a ring: the newest `maxEntries`, none older than `oldestMs`, and (with
- * `bodies`) only the bodies those name. In a transaction of its own, apart from writes of
- * entries (on PostgreSQL, removing bodies waits for those in progress).
+ * Keeps the journal a ring: the newest `maxEntries` (by whole batches), none all of whose entries
+ * are older than `oldestMs`, and (with `bodies`) only the bodies those name. In a transaction of
+ * its own, apart from writes of entries (on PostgreSQL, removing bodies waits for those in
+ * progress).
  */
 export async function pruneJournal(
   db: Db,
@@ -99,15 +63,7 @@ export async function pruneJournal(
 ): Promise<void> {
   await inTransaction(db, async (trx) => {
     if (bodies) await lockBodies(trx, true)
-    await trx.deleteFrom('control_journal').where('at_ms', '<', oldestMs).execute()
-    const cut = await trx
-      .selectFrom('control_journal')
-      .select('id')
-      .orderBy('id', 'desc')
-      .offset(maxEntries)
-      .limit(1)
-      .executeTakeFirst()
-    if (cut !== undefined) await trx.deleteFrom('control_journal').where('id', '<=', cut.id).execute()
+    await slotted(PRUNE_SQL, oldestMs, maxEntries).execute(trx)
     if (bodies) await pruneBodies(trx)
   })
 }
@@ -125,70 +81,101 @@ export interface JournalQuery {
   pageSize: number
 }
 
-function filtered(db: Db, q: JournalQuery) {
-  let query = db.selectFrom('control_journal').where('real_ms', '>=', q.clearedMs)
-  if (q.method !== undefined) query = query.where('method', '=', q.method)
-  if (q.pathPrefix !== undefined) {
-    // substr, not LIKE: no escaping of `%` and `_`, case-sensitive, and the same on both engines.
-    const prefix = q.pathPrefix
-    query = query.where(sql<string>`substr(${sql.ref('path')}, 1, ${prefix.length})`, '=', prefix)
+/** An entry as its batch stores it: its values by name, bodies by digest. */
+type StoredEntry = Omit<JournalRow, 'request_body' | 'response_body'> & {
+  request_digest: string | null
+  response_digest: string | null
+}
+
+/**
+ * A batch's entries, decoded here rather than by the database: the view `control_journal` reads
+ * each field out of each entry's JSON again (hundreds of milliseconds for a ring of ten thousand),
+ * JSON.parse reads a batch's text once (milliseconds).
+ */
+function entriesOf(batch: { first_id: number; process: string; rows: string }): StoredEntry[] {
+  const rows = JSON.parse(batch.rows) as JournalValues[]
+  const firstId = Number(batch.first_id)
+  return rows.map((values, i) => {
+    const entry: Record<string, unknown> = { id: firstId + i, process: batch.process }
+    JOURNAL_FIELDS.forEach((field, k) => {
+      entry[field] = values[k] ?? null
+    })
+    return entry as StoredEntry
+  })
+}
+
+const matches = (e: StoredEntry, q: JournalQuery): boolean =>
+  e.real_ms >= q.clearedMs &&
+  (q.method === undefined || e.method === q.method) &&
+  // A prefix as it is: no escaping of `%` and `_`, case-sensitive.
+  (q.pathPrefix === undefined || e.path.startsWith(q.pathPrefix)) &&
+  (q.status === undefined || e.status === q.status) &&
+  (q.accountId === undefined || e.account_id === q.accountId) &&
+  (q.fromMs === undefined || e.at_ms >= q.fromMs) &&
+  (q.toMs === undefined || e.at_ms < q.toMs)
+
+/** Entries with their bodies' text in place of their digests. */
+async function withBodies(db: Db, entries: StoredEntry[]): Promise<JournalRow[]> {
+  const digests = new Set<string>()
+  for (const e of entries) {
+    if (e.request_digest !== null) digests.add(e.request_digest)
+    if (e.response_digest !== null) digests.add(e.response_digest)
   }
-  if (q.status !== undefined) query = query.where('status', '=', q.status)
-  if (q.accountId !== undefined) query = query.where('account_id', '=', q.accountId)
-  if (q.fromMs !== undefined) query = query.where('at_ms', '>=', q.fromMs)
-  if (q.toMs !== undefined) query = query.where('at_ms', '<', q.toMs)
-  return query
+  const bodies = new Map<string, string>()
+  if (digests.size > 0) {
+    const found = await db
+      .selectFrom('control_journal_bodies')
+      .select(['digest', 'body'])
+      .where('digest', 'in', [...digests])
+      .execute()
+    for (const { digest, body } of found) bodies.set(digest, body)
+  }
+  return entries.map(({ request_digest, response_digest, ...entry }) => ({
+    ...entry,
+    request_body: request_digest === null ? null : (bodies.get(request_digest) ?? null),
+    response_body: response_digest === null ? null : (bodies.get(response_digest) ?? null),
+  }))
 }
 
-/** Entries with their bodies' text. */
-function withBodies(db: Db, q: JournalQuery | undefined) {
-  const rows = q === undefined ? db.selectFrom('control_journal') : filtered(db, q)
-  return rows
-    .leftJoin('control_journal_bodies as request', 'request.digest', 'control_journal.request_digest')
-    .leftJoin('control_journal_bodies as response', 'response.digest', 'control_journal.response_digest')
-    .select([
-      'control_journal.id',
-      'at_ms',
-      'real_ms',
-      'process',
-      'method',
-      'path',
-      'query',
-      'status',
-      'duration_ms',
-      'account_id',
-      'user_id',
-      'token_id',
-      'request.body as request_body',
-      'response.body as response_body',
-      'fault_rule',
-      'outcome',
-    ])
-}
-
-/** One page, newest first, and the total that matched. */
+/**
+ * One page, newest first, and the total that matched: the batches that may hold a match (by their
+ * newest entry's times) are read and decoded, newest first; the ring bounds them.
+ */
 export async function queryJournal(db: Db, q: JournalQuery): Promise<{ rows: JournalRow[]; total: number }> {
-  const count = await filtered(db, q)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow()
-  const rows = await withBodies(db, q)
-    .orderBy('control_journal.id', 'desc')
-    .limit(q.pageSize)
-    .offset((q.page - 1) * q.pageSize)
-    .execute()
-  return { rows, total: Number(count.n) }
+  let batches = db
+    .selectFrom('control_journal_batches')
+    .select(['first_id', 'process', 'rows'])
+    .where('last_real_ms', '>=', q.clearedMs)
+  if (q.fromMs !== undefined) batches = batches.where('last_at_ms', '>=', q.fromMs)
+  const matched: StoredEntry[] = []
+  for (const batch of await batches.orderBy('first_id', 'desc').execute()) {
+    const entries = entriesOf(batch)
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const e = entries[i] as StoredEntry
+      if (matches(e, q)) matched.push(e)
+    }
+  }
+  const from = (q.page - 1) * q.pageSize
+  return { rows: await withBodies(db, matched.slice(from, from + q.pageSize)), total: matched.length }
 }
 
 export async function findJournalRow(db: Db, id: number, clearedMs: number): Promise<JournalRow | undefined> {
-  return withBodies(db, undefined)
-    .where('control_journal.id', '=', id)
-    .where('real_ms', '>=', clearedMs)
+  const batch = await db
+    .selectFrom('control_journal_batches')
+    .select(['first_id', 'process', 'rows'])
+    .where('first_id', '<=', id)
+    .orderBy('first_id', 'desc')
+    .limit(1)
     .executeTakeFirst()
+  const entry = batch === undefined ? undefined : entriesOf(batch)[id - Number(batch.first_id)]
+  if (entry === undefined || entry.real_ms < clearedMs) return undefined
+  return (await withBodies(db, [entry]))[0]
 }
 
 /**
  * Empties the journal, and marks when: a request that started before, whose entry another process
- * still holds in its buffer, stays out of every answer when that entry is written.
+ * still holds in its buffer (or is writing in a batch with newer ones), stays out of every answer
+ * (the listing's `clearedMs`).
  */
 export async function clearJournal(db: Db, nowMs: number): Promise<number> {
   return inTransaction(db, async (trx) => {
@@ -196,19 +183,19 @@ export async function clearJournal(db: Db, nowMs: number): Promise<number> {
     await lockBodies(trx, true)
     await setMeta(trx, 'journal_cleared_ms', String(nowMs))
     await setMeta(trx, 'journal_dropped', '0')
-    const result = await trx.deleteFrom('control_journal').where('real_ms', '<', nowMs).executeTakeFirst()
+    const before = trx.selectFrom('control_journal_batches').where('last_real_ms', '<', nowMs)
+    const { n } = await before
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('entries'), eb.lit(0)).as('n'))
+      .executeTakeFirstOrThrow()
+    await trx.deleteFrom('control_journal_batches').where('last_real_ms', '<', nowMs).execute()
     await pruneBodies(trx)
-    return Number(result.numDeletedRows)
+    return Number(n)
   })
 }
 
 /** Counts entries a process dropped because its buffer was full (across processes, since the last clear). */
 export async function addJournalDropped(db: Db, count: number): Promise<void> {
-  const cast = dialectOf(db) === 'postgres' ? sql`bigint` : sql`integer`
-  await sql`insert into meta (key, value) values ('journal_dropped', ${String(count)})
-    on conflict (key) do update set value = cast(cast(meta.value as ${cast}) + cast(excluded.value as ${cast}) as text)`.execute(
-    db,
-  )
+  await slotted(addDroppedSql(integerOf(db)), String(count)).execute(db)
 }
 
 export async function journalDropped(db: Db): Promise<number> {

@@ -1,6 +1,27 @@
 import type { Generated, Selectable } from 'kysely'
 
-/** One API request as the journal keeps it (bodies already redacted, in their own table). */
+/**
+ * Entries as they are written: one row per batch a process wrote. Its entries' ids are
+ * `first_id` … `first_id + entries - 1`, in the order of `rows`, a JSON array with an array per
+ * entry (its fields in JOURNAL_FIELDS order, journal-rows.ts).
+ */
+export interface ControlJournalBatchesTable {
+  first_id: number
+  entries: number
+  process: string
+  /** The newest entry's time, by the virtual clock (a trim by age removes whole batches)… */
+  last_at_ms: number
+  /** …and by the real one (a clear removes the batches written before it). */
+  last_real_ms: number
+  rows: string
+  /** The bodies its entries name: a JSON array of their digests. */
+  digests: string
+}
+
+/**
+ * One API request as the journal keeps it (bodies already redacted, in their own table): a view
+ * over control_journal_batches, one row per entry of each batch. Read only.
+ */
 export interface ControlJournalTable {
   id: Generated<number>
   at_ms: number

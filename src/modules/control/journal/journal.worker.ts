@@ -1,24 +1,27 @@
 import { DatabaseSync, type StatementSync } from 'node:sqlite'
 import { parentPort, workerData } from 'node:worker_threads'
+import type pg from 'pg'
 import { type EncodedChunk, readChunk } from './journal-chunks.ts'
+import { type BatchBodies, bodiesPayload, type JournalBatchRow, journalBatch } from './journal-rows.ts'
 import {
-  BODY_KEY_COLUMNS,
-  bodiesPayload,
-  JOURNAL_COLUMNS,
-  type JournalValues,
-  journalPayload,
-  journalRows,
-} from './journal-rows.ts'
+  addDroppedSql,
+  BODIES_LOCK,
+  INSERT_BATCH_SQL,
+  numbered,
+  POSTGRES_BATCH_SQL,
+  PRUNE_SQL,
+  pruneBodiesSql,
+  reserveIdsSql,
+} from './journal-sql.ts'
 
 /**
- * The journal's thread: redacts and serialises each batch, each distinct body once, so that this
- * work never holds up a request. On a SQLite file it also writes the batch, on its own connection,
- * which does not wait for the disk on commit (synchronous=NORMAL): a journal may lose its last
- * entries in a power cut, never the state's data, which the server's own connection keeps durable.
- * Not OFF: a checkpoint run by this connection copies the server's transactions too, and must
- * reach the disk before the write-ahead log starts over.
- * Without a file (PostgreSQL) it hands the batch back as JSON texts (its rows, its bodies) for the
- * server's pool to send.
+ * The journal's thread: redacts and serialises each batch, each distinct body once, and writes it
+ * as one row (with its bodies) on a connection of its own, so that none of this holds up a
+ * request, the driver's work on PostgreSQL included. A SQLite file's connection does not wait for
+ * the disk on commit (synchronous=NORMAL): a journal may lose its last entries in a power cut,
+ * never the state's data, which the server's own connection keeps durable. Not OFF: a checkpoint
+ * run by this connection copies the server's transactions too, and must reach the disk before the
+ * write-ahead log starts over. (PostgreSQL's journal tables are unlogged, to the same end.)
  */
 export interface JournalBatch {
   id: number
@@ -30,125 +33,160 @@ export interface JournalBatch {
   prune?: { maxEntries: number; oldestMs: number; bodies: boolean }
 }
 
-/** A batch as the server's own connection stores it: JSON texts of its rows and of its bodies. */
-export interface JournalPayload {
-  rows: string
-  bodies: string
-}
-
 export interface JournalReply {
   id: number
-  /** The batch, when this thread does not write it (none: no rows). */
-  payload?: JournalPayload
   error?: string
 }
 
-const { filename, processId } = workerData as { filename: string | undefined; processId: string }
+/** Where the thread writes: a SQLite file, or a PostgreSQL database (the pool's own settings). */
+export type JournalTarget =
+  | { kind: 'sqlite'; filename: string }
+  | {
+      kind: 'postgres'
+      config: Pick<pg.ClientConfig, 'connectionString' | 'options' | 'fallback_application_name'>
+    }
 
-interface Statements {
-  db: DatabaseSync
-  insert: StatementSync
-  insertBody: StatementSync
-  addDropped: StatementSync
-  pruneAge: StatementSync
-  pruneCount: StatementSync
-  pruneBodies: StatementSync
+interface Store {
+  write(batch: JournalBatch, row: JournalBatchRow | undefined, bodies: BatchBodies): void | Promise<void>
 }
 
-/** Bodies no entry names any more (the ring was trimmed past them). */
-const PRUNE_BODIES_SQL = `delete from control_journal_bodies where digest not in (
-  select request_digest from control_journal where request_digest is not null
-  union all select response_digest from control_journal where response_digest is not null)`
-
-function open(file: string): Statements {
+function sqliteStore(file: string): Store {
   const db = new DatabaseSync(file)
   db.exec('pragma busy_timeout = 5000')
   db.exec('pragma synchronous = NORMAL')
-  const columns = JOURNAL_COLUMNS.join(', ')
-  const slots = JOURNAL_COLUMNS.map(() => '?').join(', ')
-  return {
-    db,
-    // One prepared statement run per row, in one transaction: cheaper here than one statement
-    // over a JSON array (its columns are each read back out of the row's JSON).
-    insert: db.prepare(`insert into control_journal (${columns}) values (${slots})`),
-    // A body already stored (by this process or another) is left as it is.
+  const s = {
+    reserveIds: db.prepare(reserveIdsSql('integer')),
+    // One row per batch: the engine's cost per entry is then a share of one row's text.
+    insertBatch: db.prepare(INSERT_BATCH_SQL),
     insertBody: db.prepare(
       'insert into control_journal_bodies (digest, body) values (?, ?) on conflict (digest) do nothing',
     ),
-    addDropped: db.prepare(
-      `insert into meta (key, value) values ('journal_dropped', ?) on conflict (key) do update set value = cast(cast(meta.value as integer) + cast(excluded.value as integer) as text)`,
-    ),
-    pruneAge: db.prepare('delete from control_journal where at_ms < ?'),
-    pruneCount: db.prepare(
-      'delete from control_journal where id <= (select id from control_journal order by id desc limit 1 offset ?)',
-    ),
-    pruneBodies: db.prepare(PRUNE_BODIES_SQL),
-  }
-}
-
-const sqlite = filename === undefined ? undefined : open(filename)
-
-/**
- * Rows per transaction: the server's own connection waits (asleep, event loop and all) for the
- * write lock while one is open, so each is kept to about a millisecond.
- */
-const ROWS_PER_TRANSACTION = 200
-
-function inTransaction(s: Statements, work: () => void): void {
-  s.db.exec('begin immediate')
-  try {
-    work()
-    s.db.exec('commit')
-  } catch (error) {
-    s.db.exec('rollback')
-    throw error
-  }
-}
-
-function write(s: Statements, batch: JournalBatch, rows: JournalValues[], bodies: Map<string, string>): void {
-  for (let from = 0; from < rows.length; from += ROWS_PER_TRANSACTION) {
-    inTransaction(s, () => {
-      const to = Math.min(rows.length, from + ROWS_PER_TRANSACTION)
-      // Each body in the transaction of the rows that name it: a trim by another process in
-      // between removes only bodies that no stored entry names.
-      const stored = new Set<string>()
-      for (let i = from; i < to; i++) {
-        const row = rows[i] ?? []
-        for (const column of BODY_KEY_COLUMNS) {
-          const key = row[column]
-          if (typeof key !== 'string' || stored.has(key)) continue
-          stored.add(key)
-          s.insertBody.run(key, bodies.get(key) ?? '')
-        }
-        s.insert.run(...row)
-      }
-    })
-  }
-  if (batch.dropped > 0 || batch.prune) {
-    inTransaction(s, () => {
-      if (batch.dropped > 0) s.addDropped.run(String(batch.dropped))
-      if (batch.prune) {
-        s.pruneAge.run(batch.prune.oldestMs)
-        s.pruneCount.run(batch.prune.maxEntries)
-        if (batch.prune.bodies) s.pruneBodies.run()
-      }
-    })
-  }
-}
-
-parentPort?.on('message', (batch: JournalBatch) => {
-  try {
-    const { rows, bodies } = journalRows(batch.chunks.flatMap(readChunk), processId)
-    if (sqlite === undefined) {
-      const payload =
-        rows.length === 0 ? undefined : { rows: journalPayload(rows), bodies: bodiesPayload(bodies) }
-      parentPort?.postMessage({
-        id: batch.id,
-        ...(payload !== undefined && { payload }),
-      } satisfies JournalReply)
-      return
+    addDropped: db.prepare(addDroppedSql('integer')),
+    prune: db.prepare(PRUNE_SQL),
+    pruneBodies: db.prepare(pruneBodiesSql(false)),
+  } satisfies Record<string, StatementSync>
+  const inTransaction = (work: () => void) => {
+    db.exec('begin immediate')
+    try {
+      work()
+      db.exec('commit')
+    } catch (error) {
+      db.exec('rollback')
+      throw error
     }
-    write(sqlite, batch, rows, bodies.texts)
+  }
+  return {
+    write(batch, row, bodies) {
+      // The batch with its bodies and its drops in one short transaction (the server's own
+      // connection waits for the write lock meanwhile): a trim by another process in between
+      // removes only bodies that no stored entry names.
+      inTransaction(() => {
+        if (row !== undefined) {
+          for (const [digest, text] of bodies.texts) s.insertBody.run(digest, text)
+          const { value } = s.reserveIds.get(String(row.entries)) as { value: string }
+          const { entries, process, lastAtMs, lastRealMs, rows, digests } = row
+          s.insertBatch.run(
+            Number(value) - entries + 1,
+            entries,
+            process,
+            lastAtMs,
+            lastRealMs,
+            rows,
+            digests,
+          )
+        }
+        if (batch.dropped > 0) s.addDropped.run(String(batch.dropped))
+      })
+      if (batch.prune) {
+        const { oldestMs, maxEntries, bodies: withBodies } = batch.prune
+        inTransaction(() => {
+          s.prune.run(oldestMs, maxEntries)
+          if (withBodies) s.pruneBodies.run()
+        })
+      }
+    },
+  }
+}
+
+/** One connection, opened on the first batch and again after it is lost (that batch fails). */
+function postgresStore(config: pg.ClientConfig): Store {
+  let client: Promise<pg.Client> | undefined
+  const connect = () => {
+    client ??= import('pg').then(async ({ default: driver }) => {
+      const c = new driver.Client(config)
+      const lose = () => {
+        client = undefined
+      }
+      c.on('error', lose)
+      c.on('end', lose)
+      await c.connect().catch((error) => {
+        lose()
+        throw error
+      })
+      return c
+    })
+    return client
+  }
+  const query = async (text: string, values?: unknown[]) => {
+    const c = await connect()
+    return c.query(text, values)
+  }
+  const [prune, pruneBodies] = [PRUNE_SQL, pruneBodiesSql(true)].map(numbered) as [string, string]
+  return {
+    async write(batch, row, bodies) {
+      // One statement, one round trip (the driver's cost is per statement, not per byte).
+      if (row !== undefined || batch.dropped > 0) {
+        const { entries, process, lastAtMs, lastRealMs, rows, digests } = row ?? EMPTY
+        await query(POSTGRES_BATCH_SQL, [
+          bodiesPayload(bodies),
+          entries,
+          process,
+          lastAtMs,
+          lastRealMs,
+          rows,
+          digests,
+          batch.dropped,
+        ])
+      }
+      if (batch.prune) {
+        const { oldestMs, maxEntries, bodies: withBodies } = batch.prune
+        await query(prune, [oldestMs, maxEntries])
+        if (withBodies) {
+          const c = await connect()
+          await c.query('begin')
+          try {
+            await c.query('select pg_advisory_xact_lock($1)', [BODIES_LOCK])
+            await c.query(pruneBodies)
+            await c.query('commit')
+          } catch (error) {
+            await c.query('rollback').catch(() => c.end().catch(() => {}))
+            throw error
+          }
+        }
+      }
+    },
+  }
+}
+
+/** No entries (a batch of drops alone). */
+const EMPTY: JournalBatchRow = {
+  process: '',
+  entries: 0,
+  lastAtMs: 0,
+  lastRealMs: 0,
+  rows: '[]',
+  digests: '[]',
+}
+
+const { target, processId } = workerData as { target: JournalTarget; processId: string }
+const store = target.kind === 'sqlite' ? sqliteStore(target.filename) : postgresStore(target.config)
+
+// One batch at a time: the writer sends the next only once this one is answered.
+parentPort?.on('message', async (batch: JournalBatch) => {
+  try {
+    const entries = batch.chunks.flatMap(readChunk)
+    const { batch: row, bodies } = journalBatch(entries, processId)
+    await store.write(batch, entries.length === 0 ? undefined : row, bodies)
     parentPort?.postMessage({ id: batch.id } satisfies JournalReply)
   } catch (error) {
     parentPort?.postMessage({ id: batch.id, error: (error as Error).message } satisfies JournalReply)

@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import { sql } from 'kysely'
+import { addSeconds, nowTimestamp } from '../../../src/common/time.ts'
+import { postgresPoolOf } from '../../../src/db/connect.ts'
+import { type NewEvent, recordEvents } from '../../../src/modules/events/events.repository.ts'
+import { useTestApp } from '../../helpers/app.ts'
+import { createAccount, type TestUser } from '../../helpers/factories.ts'
+
+const onPostgres = process.env.CLOUDPLANE_TEST_DIALECT === 'postgres'
+
+/** `count` events of the owner's, one second apart, the newest (highest id) a second ago. */
+async function addEvents(api: ReturnType<typeof useTestApp>, owner: TestUser, count: number) {
+  const now = nowTimestamp(api.clock)
+  const events: NewEvent[] = Array.from({ length: count }, (_, i) => ({
+    accountId: owner.accountId,
+    user: { id: owner.user.id, username: owner.user.username },
+    action: i % 2 === 0 ? 'vpc_create' : 'vpc_update',
+    entity: { type: 'vpc', id: i, label: `vpc-${i}`, url: `/v4/vpcs/${i}` },
+    grant: null,
+    created: addSeconds(now, i - count),
+  }))
+  // In statements of a thousand rows: PostgreSQL takes at most 65,535 values in one.
+  for (let i = 0; i < count; i += 1000) await recordEvents(api.db, events.slice(i, i + 1000))
+}
+
+/**
+ * PostgreSQL plans each statement once per connection (src/db/dialects/postgres.ts sets
+ * `plan_cache_mode`): by default it would plan every run of an event page once the account is
+ * large, its one plan looking costlier than plans for the values (see the comment there).
+ */
+describe('account events: plans kept as the account grows', () => {
+  const api = useTestApp()
+
+  const list = (owner: TestUser, query: string, filter?: unknown) =>
+    api.request({
+      method: 'GET',
+      url: `/v4/account/events${query}`,
+      headers: { ...owner.headers, ...(filter !== undefined && { 'x-filter': JSON.stringify(filter) }) },
+    })
+
+  it('pages of an account of thousands of events run the plan of their statement (PostgreSQL)', {
+    skip: !onPostgres && 'PostgreSQL plan cache',
+  }, async () => {
+    const owner = await createAccount(api)
+    // Enough events that a tenth of them (PostgreSQL's guess for a LIMIT it cannot see) costs far
+    // more than a page of 25: by default, each run would be planned for its values.
+    await addEvents(api, owner, 8000)
+    await sql`analyze events`.execute(api.db)
+    const filters = [undefined, { action: 'vpc_update' }]
+    for (const filter of filters) {
+      for (let i = 0; i < 12; i++) {
+        const response = await list(owner, '?page_size=25', filter)
+        assert.equal(response.status, 200, JSON.stringify(response.body))
+        assert.equal(response.body.data.length, 25)
+      }
+    }
+    // Every pooled connection's named event pages: every run took the statement's one plan.
+    const pool = postgresPoolOf(api.db)
+    assert.ok(pool)
+    const clients = await Promise.all(Array.from({ length: pool.totalCount }, () => pool.connect()))
+    const runs: Array<{ generic: number; custom: number }> = []
+    try {
+      for (const client of clients) {
+        const found = await client.query<{ generic_plans: string; custom_plans: string }>(
+          `select generic_plans, custom_plans from pg_prepared_statements
+            where name like 'cloudplane_%' and statement like '%json_tail%' and statement like '%limit%'`,
+        )
+        for (const row of found.rows)
+          runs.push({ generic: Number(row.generic_plans), custom: Number(row.custom_plans) })
+      }
+    } finally {
+      for (const client of clients) client.release()
+    }
+    const ran = runs.reduce((sum, r) => sum + r.generic + r.custom, 0)
+    assert.equal(ran, 24, `runs of the event pages on each connection: ${JSON.stringify(runs)}`)
+    assert.ok(
+      runs.every((r) => r.custom === 0),
+      `planned for their values: ${JSON.stringify(runs)}`,
+    )
+  })
+})
