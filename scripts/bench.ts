@@ -1,7 +1,7 @@
 /**
  * `npm run bench [group…]`: loopback-only, time-bounded benchmarks of cloudplane against a bare
  * node:http ceiling serving the same bytes (or against Prism). Groups: platform, events, vpcs,
- * images, prism, ready, control, journal. Every case runs BENCH_ROUNDS rounds (default 5) of BENCH_DURATION seconds
+ * images, prism, ready, control, journal, and soak (minutes long: only when named). Every case runs BENCH_ROUNDS rounds (default 5) of BENCH_DURATION seconds
  * (default 2) per side, ceiling and server alternating, and reports the median ratio with its
  * range; the goals are printed together at the end as met or missed. TEST_DATABASE_URL (or
  * BENCH_DATABASE_URL) adds the PostgreSQL runs, each compared with SQLite's in the same run.
@@ -20,6 +20,7 @@ import { journalCases } from './bench/cases/journal.ts'
 import { platformCases } from './bench/cases/platform.ts'
 import { prismCases } from './bench/cases/prism.ts'
 import { readyCase } from './bench/cases/ready.ts'
+import { soakCase } from './bench/cases/soak.ts'
 import { subnetWriteCase, vpcReadCases } from './bench/cases/vpcs.ts'
 import { formatSpread, isMet, printGoals } from './bench/goals.ts'
 import {
@@ -45,7 +46,7 @@ type Group = (
 ) => Promise<CaseResult[]>
 
 const selected = process.argv.slice(2)
-const wanted = (group: string) => selected.length === 0 || selected.includes(group)
+const wanted = (group: string) => (selected.length === 0 && group !== 'soak') || selected.includes(group)
 
 console.log(
   `cloudplane benchmark: ${ROUNDS} rounds of ${DURATION_SECONDS} s per side per case, ${CONNECTIONS} connections, Node ${process.version}, loopback`,
@@ -187,6 +188,12 @@ try {
       journalCases(server, token, env, dataDir, engine)
     await onSqlite('Request journal, SQLite file', group)
     await onPostgres('Request journal, PostgreSQL', group, { CLOUDPLANE_CONTROL: 'on' })
+  }
+  if (wanted('soak')) {
+    await onBoth('Soak', async (server, _db, token, engine) => {
+      await soakCase(server, token, engine)
+      return []
+    })
   }
   if (wanted('control')) {
     let met = true

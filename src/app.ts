@@ -68,6 +68,7 @@ export interface AppOptions {
 
 /** Builds the application without listening, for the server, the CLI's OpenAPI export and tests. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const serializers = lazySerializers()
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     // Fastify's two lines per request are replaced by one access-log line (plugins/request-log.ts).
@@ -96,8 +97,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       },
     },
     // Serializers too are built on a route's first answer (see startup/lazy-schemas.ts).
-    schemaController: { compilersFactory: { buildSerializer: lazySerializers() } },
+    schemaController: { compilersFactory: { buildSerializer: serializers } },
   })
+  app.decorate('compileSerializers', serializers.compile)
   applyServerLimits(app.server, options.http)
 
   await app.register(dbPlugin, {

@@ -18,6 +18,7 @@ import {
   loadOrCreateSecretKey,
   SECRET_KEY_FILE,
 } from './modules/profile/secrets/secret-key.ts'
+import { prepareImageUploads } from './plugins/image-uploads.ts'
 import { prepareDatabase, type SetupResult } from './setup.ts'
 import { fsErrorCause, prepareWritableFolder } from './startup/file-system.ts'
 import { explainListenError } from './startup/listen-error.ts'
@@ -181,6 +182,7 @@ export async function startServer(config: Config): Promise<FastifyInstance> {
     throw error
   }
   app.readiness.ready = true
+  prepareImageUploads(app)
   const url = `${baseUrl(bound)}/v4`
   logger.info({ url, port, database: describeDatabase(config), migrations: setup.migrations }, 'ready')
   printWelcome(url, setup)

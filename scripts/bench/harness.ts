@@ -39,6 +39,24 @@ export interface RunningServer {
   stop(): Promise<void>
 }
 
+/** One API call during a case's setup; anything but 200 stops the case with the answer. */
+export async function apiCall<T = { id: number; uid: number; results: number }>(
+  server: RunningServer,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  const res = await fetch(`${server.baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  })
+  const text = await res.text()
+  if (res.status !== 200) throw new Error(`${method} ${path} answered ${res.status}: ${text}`)
+  return JSON.parse(text) as T
+}
+
 /** `cloudplane serve` in a child process; its log goes to a file, as an operator would keep it. */
 export async function startCloudplane(env: Record<string, string>, logDir: string): Promise<RunningServer> {
   const port = await freePort()

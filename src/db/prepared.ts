@@ -210,5 +210,14 @@ export async function runPrepared<R>(
     })
     return { rows: result.rows as R[] }
   }
+  if (dialectOf(db) === 'postgres') {
+    // In a transaction the statement is named as well: Kysely's PostgreSQL connection hands `sql`
+    // to pg's query() as is, which takes a `{ name, text }` config in its place.
+    const name = statementName(compiled.sql)
+    if (name !== undefined) {
+      const named = { name, text: compiled.sql } as unknown as string
+      return db.executeQuery({ ...compiled, sql: named })
+    }
+  }
   return db.executeQuery(compiled)
 }

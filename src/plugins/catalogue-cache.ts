@@ -3,8 +3,8 @@ import type {
   FastifyInstance,
   FastifyReply,
   FastifyRequest,
+  onRequestAsyncHookHandler,
   onSendHookHandler,
-  preHandlerAsyncHookHandler,
 } from 'fastify'
 import fp from 'fastify-plugin'
 import { notifiedChangeCounter } from '../db/change-counters.ts'
@@ -60,9 +60,11 @@ function append<T>(existing: T | T[] | undefined, hook: T): T[] {
 async function catalogueCachePlugin(app: FastifyInstance): Promise<void> {
   const entries = new Map<string, Entry>()
 
-  // Before the handler, once every request hook (auth, limits) and the validation have run: an
-  // answer from here differs from the handler's in nothing but the work it spares. One per route,
-  // so the route's part is known without `request.routeOptions` (an object built on every read).
+  // The route's own onRequest hook, after every instance-wide one (auth, limits, faults): an answer
+  // from here differs from the handler's in nothing but the work it spares. It comes before
+  // validation, which it can skip: an entry is kept only for a 200, and whatever validation looks
+  // at (the path, the query, X-Filter) is in the key, so the same key would pass it again. One per
+  // route, so the route's part is known without `request.routeOptions` (an object built per read).
   const lookupFor = (publicPartOnly: boolean) => async (request: FastifyRequest, reply: FastifyReply) => {
     if (publicPartOnly && request.actor !== null) return
     const stamp = notifiedChangeCounter(app.db, COUNTER) ?? (await countersOf(request)).get(COUNTER)
@@ -101,7 +103,7 @@ async function catalogueCachePlugin(app: FastifyInstance): Promise<void> {
     if (route.method !== 'GET' || operationId === undefined || !CATALOGUE_OPERATIONS.has(operationId)) return
     if (route.config?.wire !== undefined) return
     const lookup = lookupFor(PUBLIC_PART_ONLY.has(operationId))
-    route.preHandler = append(route.preHandler, lookup as preHandlerAsyncHookHandler)
+    route.onRequest = append(route.onRequest, lookup as onRequestAsyncHookHandler)
     route.onSend = append(route.onSend, keep as onSendHookHandler)
   })
 }

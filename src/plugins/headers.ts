@@ -26,11 +26,19 @@ const STATIC_HEADERS: Record<string, string> = {
 const DOCS_CSP =
   "default-src 'self'; img-src 'self' data: https:; style-src 'self' 'unsafe-inline'; script-src 'self'"
 
+/**
+ * The same headers as pairs with lower-case names, as Fastify stores and sends them: set one by
+ * one, with no list of keys made per request and no name to lower-case.
+ */
+const STATIC_PAIRS = Object.entries(STATIC_HEADERS).map(
+  ([name, value]) => [name.toLowerCase(), value] as const,
+)
+
 async function headersPlugin(app: FastifyInstance) {
   // A callback hook, not an async one: no promise per request.
   app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(STATIC_HEADERS)
-    reply.header('X-Request-Id', request.id)
+    for (const [name, value] of STATIC_PAIRS) reply.header(name, value)
+    reply.header('x-request-id', request.id)
     if (request.url.startsWith('/docs')) reply.header('Content-Security-Policy', DOCS_CSP)
     done()
   })

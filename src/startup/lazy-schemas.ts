@@ -31,20 +31,45 @@ export function compileLazily(ajv: { compile: (schema: never) => unknown }): voi
   }) as never
 }
 
-/** Fastify's serializer compiler (fast-json-stringify), building each serializer on first use. */
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Builds now the response serializers of one route that would otherwise wait for its first answer. */
+    compileSerializers: (method: string, url: string) => void
+  }
+}
+
+type Route = { method: string; url: string }
+
+/**
+ * Fastify's serializer compiler (fast-json-stringify), building each serializer on first use, and
+ * `compile`, which builds a route's serializers ahead of that: a route whose first answer must not
+ * wait (the upload's, which comes after the last byte of an image) has them built once the server
+ * is ready.
+ */
 export function lazySerializers() {
   const buildSerializerFactory = SerializerSelector()
-  return (externalSchemas: unknown, serializerOptions: unknown) => {
+  const pending = new Map<string, Array<() => void>>()
+  const keyOf = (route: Route) => `${route.method} ${route.url}`
+  const factory = (externalSchemas: unknown, serializerOptions: unknown) => {
     const compileResponse = buildSerializerFactory(
       externalSchemas as Parameters<typeof buildSerializerFactory>[0],
       serializerOptions as Parameters<typeof buildSerializerFactory>[1],
     )
     return (route: Parameters<typeof compileResponse>[0]) => {
       let serialize: ((data: unknown) => string) | undefined
-      return (data: unknown) => {
+      const build = () => {
         serialize ??= compileResponse(route) as (data: unknown) => string
-        return serialize(data)
+        return serialize
       }
+      const key = keyOf(route as unknown as Route)
+      pending.set(key, [...(pending.get(key) ?? []), build])
+      return (data: unknown) => build()(data)
     }
   }
+  const compile = (method: string, url: string) => {
+    const key = keyOf({ method, url })
+    for (const build of pending.get(key) ?? []) build()
+    pending.delete(key)
+  }
+  return Object.assign(factory, { compile })
 }

@@ -2,7 +2,7 @@ import type autocannon from 'autocannon'
 import { sql } from 'kysely'
 import type { Db } from '../../../src/db/connect.ts'
 import { dialectOf } from '../../../src/db/dialects/dialect.ts'
-import { type CaseResult, capture, growth, measure, type RunningServer } from '../harness.ts'
+import { apiCall, type CaseResult, capture, growth, measure, type RunningServer } from '../harness.ts'
 import { seedAccounts, settle } from '../seed.ts'
 
 /**
@@ -10,17 +10,6 @@ import { seedAccounts, settle } from '../seed.ts'
  * 100 (its operator-raised quota) among 1,000 and then 1,000,000 VPCs of other accounts; and
  * durable subnet writes (create then delete, each connection in its own VPC).
  */
-
-async function api(server: RunningServer, token: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${server.baseUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    ...(body !== undefined && { body: JSON.stringify(body) }),
-  })
-  const text = await res.text()
-  if (res.status !== 200) throw new Error(`${method} ${path} answered ${res.status}: ${text}`)
-  return JSON.parse(text) as { id: number; uid: number }
-}
 
 /** VPCs of other accounts, `count` in all, spread over `accounts` accounts, 3 subnets each 100th. */
 async function seedOtherVpcs(db: Db, count: number, accounts: number): Promise<void> {
@@ -45,7 +34,7 @@ export async function vpcReadCases(
   engine: string,
 ): Promise<CaseResult[]> {
   const auth = { authorization: `Bearer ${token}` }
-  const me = await api(server, token, 'GET', '/v4/profile')
+  const me = await apiCall(server, token, 'GET', '/v4/profile')
   const user = await db
     .selectFrom('users')
     .select('account_id')
@@ -58,7 +47,7 @@ export async function vpcReadCases(
     .onConflict((oc) => oc.column('account_id').doUpdateSet({ vpcs_per_region: 100 }))
     .execute()
 
-  const withSubnets = await api(server, token, 'POST', '/v4/vpcs', {
+  const withSubnets = await apiCall(server, token, 'POST', '/v4/vpcs', {
     label: 'bench-ten-subnets',
     region: 'us-iad',
     subnets: Array.from({ length: 10 }, (_, i) => ({ label: `subnet-${i}`, ipv4: `10.0.${i}.0/24` })),
@@ -74,7 +63,7 @@ export async function vpcReadCases(
   )
 
   for (let i = 1; i < 100; i++) {
-    await api(server, token, 'POST', '/v4/vpcs', {
+    await apiCall(server, token, 'POST', '/v4/vpcs', {
       label: `bench-${i}`,
       region: 'us-iad',
       subnets: [{ label: 'default', ipv4: '10.0.0.0/24' }],
@@ -118,7 +107,7 @@ export async function subnetWriteCase(
   const vpcs: number[] = []
   for (let i = 0; i < 20; i++) {
     const region = ['us-ord', 'fr-par'][i % 2]
-    vpcs.push((await api(server, token, 'POST', '/v4/vpcs', { label: `bench-writes-${i}`, region })).id)
+    vpcs.push((await apiCall(server, token, 'POST', '/v4/vpcs', { label: `bench-writes-${i}`, region })).id)
   }
   const body = JSON.stringify({ label: 'bench', ipv4: '10.1.0.0/24' })
   // A real create response, replayed by the ceiling for every request.
@@ -129,7 +118,7 @@ export async function subnetWriteCase(
     body,
   })
   const created = JSON.parse(sample.body.toString()) as { id: number }
-  await api(server, token, 'DELETE', `/v4/vpcs/${vpcs[0]}/subnets/${created.id}`)
+  await apiCall(server, token, 'DELETE', `/v4/vpcs/${vpcs[0]}/subnets/${created.id}`)
   const free = [...vpcs]
   interface Ctx {
     vpc?: number
@@ -176,7 +165,8 @@ export async function subnetWriteCase(
               headers: { authorization: auth.authorization },
             })
           ).json()) as { data: Array<{ id: number }> }
-          for (const s of subnets.data) await api(server, token, 'DELETE', `/v4/vpcs/${vpc}/subnets/${s.id}`)
+          for (const s of subnets.data)
+            await apiCall(server, token, 'DELETE', `/v4/vpcs/${vpc}/subnets/${s.id}`)
         }
       },
     },

@@ -6,9 +6,11 @@ import type { Db } from '../../db/connect.ts'
 import type { Database } from '../../db/database.ts'
 import { listCriteria } from '../../db/list-criteria.ts'
 import { defineShaped, fill, slot, stableSlot } from '../../db/prepared.ts'
+import { accountFirst, ofAccount } from './event-account.ts'
 import { countFromTallies, countSlots, plainColumn, rangeAside, tallyPlan } from './event-counts.ts'
 import { eventJson } from './event-json.ts'
 import { type PageWalk, pageWalk } from './event-page-walk.ts'
+import { EVENT_COLUMNS, toRow } from './event-row.ts'
 import type { EventStatus, NewEvent } from './event-types.ts'
 import { type EventTailFields, eventTail } from './event-wire.ts'
 import { EVENT_FILTERS } from './events.filters.ts'
@@ -17,32 +19,6 @@ import type { EventRow, NewEventRow } from './events.table.ts'
 // The event types live in event-types.ts (other domains import them from there); also named here
 // for this file's own callers and tests.
 export type { EventEntity, EventSecondaryEntity, EventStatus, NewEvent } from './event-types.ts'
-
-function toRow(event: NewEvent): NewEventRow {
-  const fields: EventTailFields = {
-    account_id: event.accountId,
-    user_id: event.user?.id ?? null,
-    username: event.user?.username ?? null,
-    action: event.action,
-    entity_type: event.entity?.type ?? null,
-    entity_id: event.entity?.id ?? null,
-    entity_label: event.entity?.label ?? null,
-    entity_url: event.entity?.url ?? null,
-    secondary_entity_type: event.secondary?.type ?? null,
-    secondary_entity_id: event.secondary ? String(event.secondary.id) : null,
-    secondary_entity_label: event.secondary?.label ?? null,
-    secondary_entity_url: event.secondary?.url ?? null,
-    status: event.status ?? 'notification',
-    percent_complete: event.percentComplete ?? null,
-    rate: null,
-    time_remaining: null,
-    duration: event.duration ?? null,
-    message: event.message ?? '',
-    grant_entity_type: event.grant?.type ?? null,
-    grant_entity_id: event.grant?.id ?? null,
-  }
-  return { ...fields, created: event.created, json_tail: eventTail(fields) }
-}
 
 /**
  * Records events. Call it with the transaction of the change that emits them, so the change and
@@ -60,31 +36,6 @@ export async function recordEvents(db: Db, events: NewEvent[]): Promise<number[]
   const inserted = await db.insertInto('events').values(rows).returning('id').execute()
   return inserted.map((r) => r.id)
 }
-
-const EVENT_COLUMNS = [
-  'account_id',
-  'user_id',
-  'username',
-  'action',
-  'entity_type',
-  'entity_id',
-  'entity_label',
-  'entity_url',
-  'secondary_entity_type',
-  'secondary_entity_id',
-  'secondary_entity_label',
-  'secondary_entity_url',
-  'status',
-  'percent_complete',
-  'rate',
-  'time_remaining',
-  'duration',
-  'message',
-  'grant_entity_type',
-  'grant_entity_id',
-  'created',
-  'json_tail',
-] as const satisfies ReadonlyArray<keyof NewEventRow>
 
 const insertStatement = defineShaped('insert event', (db, _shape: Record<string, never>) => ({
   insert: (db as Db)
@@ -201,7 +152,7 @@ export const eventListStatements = defineShaped(
     const rows = (where: RawBuilder<SqlBool> | undefined, walk?: PageWalk) => {
       const events: SelectQueryBuilder<Database, 'events', object> =
         walk === undefined ? (db as Db).selectFrom('events') : walked(walk)
-      const account = events.where('events.account_id', '=', stableSlot<number>(dialect, 'account'))
+      const account = events.where(ofAccount(dialect))
       return where ? account.where(where) : account
     }
     const { where, order } = criteria(shape.filter)
@@ -237,7 +188,7 @@ export const eventListStatements = defineShaped(
     if (walk === undefined) {
       const { count, page } = listStatements(
         retainedRows.select(eventJson(dialect).as('json')),
-        order,
+        accountFirst(order, dialect),
         dialect,
         counted,
       )

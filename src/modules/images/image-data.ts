@@ -1,10 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process'
-import { setPriority } from 'node:os'
 import { type Readable, Writable } from 'node:stream'
-import { fileURLToPath } from 'node:url'
 import { ApiError, badRequest } from '../../common/errors.ts'
-import type { InspectionReply } from './image-inspection.process.ts'
-import { formatSize, INSPECTION_NICE, type InspectionResult } from './image-inspection.ts'
+import { formatSize, type InspectionResult } from './image-inspection.ts'
+import { Inspection } from './uploads/inspection-service.ts'
 
 export interface UploadLimits {
   /** Largest gzip body accepted (the real service: 5 GB). */
@@ -26,11 +23,6 @@ export const uploadTooLarge = (limit: number) =>
   new ApiError('payload_too_large', [
     { reason: `Image data must not exceed ${formatSize(limit)} (gzip-compressed)` },
   ])
-
-/** The inspection's program, as `.ts` when run from source and `.js` once built. */
-const INSPECTION_PROGRAM = fileURLToPath(
-  new URL(`./image-inspection.process${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url),
-)
 
 /**
  * Compressed bytes taken from the request before it waits for the pipe and the store: enough to
@@ -70,85 +62,9 @@ const tooManyUploads = () =>
   new ApiError('unavailable', [{ reason: 'Too many image uploads are in progress; retry shortly' }])
 
 /**
- * One upload's inspection in a child process of lower priority (image-inspection.process.ts),
- * fed through a pipe with its flow control. A process rather than a worker thread because zlib
- * inflates on libuv's thread pool, which a worker shares with the API thread: only a process of
- * its own takes the inflate off the API's priority as well as the hashing.
- */
-class InspectionProcess {
-  readonly result: Promise<InspectionResult>
-  readonly #child: ChildProcess
-  readonly #input: Writable
-  #settled = false
-
-  constructor(maxUncompressedBytes: number) {
-    this.#child = spawn(process.execPath, [INSPECTION_PROGRAM, String(maxUncompressedBytes)], {
-      stdio: ['pipe', 'ignore', 'inherit', 'ipc'],
-    })
-    this.#input = this.#child.stdin as Writable
-    // Lowered from here at once, so that its start-up (loading and compiling its modules, a good
-    // fraction of a second of CPU) does not compete with the API either; the child lowers the
-    // threads it started before this took effect itself.
-    if (this.#child.pid !== undefined) {
-      try {
-        setPriority(this.#child.pid, INSPECTION_NICE)
-      } catch {
-        // Not permitted, or already gone: the child lowers itself.
-      }
-    }
-    // A write after the child stopped (it refused the data) fails; the refusal is the answer.
-    this.#input.on('error', () => {})
-    this.result = new Promise<InspectionResult>((resolve, reject) => {
-      this.#child.on('message', (reply: InspectionReply) => {
-        if ('done' in reply) resolve(reply.done)
-        else {
-          const { refusal, code, message } = reply.failed
-          reject(refusal ? new ApiError(...refusal) : Object.assign(new Error(message), { code }))
-        }
-      })
-      this.#child.on('error', reject)
-      this.#child.on('exit', () => reject(new Error('the image inspection process stopped')))
-    })
-    this.result.then(
-      () => this.#settle(),
-      () => this.#settle(),
-    )
-  }
-
-  /**
-   * Sends chunks in one write; resolves once the pipe has taken all of them (their memory is free
-   * then), or the inspection is over. A write that fails (the child stopped) resolves too: the
-   * inspection's outcome is the answer.
-   */
-  write(chunks: readonly Buffer[]): Promise<void> {
-    if (this.#settled || chunks.length === 0) return Promise.resolve()
-    return new Promise<void>((resolve) => {
-      this.#input.cork()
-      const last = chunks.length - 1
-      for (let i = 0; i < last; i++) this.#input.write(chunks[i])
-      this.#input.write(chunks[last], () => resolve())
-      this.#input.uncork()
-    })
-  }
-
-  end(): Promise<InspectionResult> {
-    if (!this.#settled) this.#input.end()
-    return this.result
-  }
-
-  close(): void {
-    if (this.#child.exitCode === null) this.#child.kill('SIGKILL')
-  }
-
-  #settle(): void {
-    this.#settled = true
-  }
-}
-
-/**
  * Receives an upload: counts and limits the compressed bytes, hands each batch of chunks to `copy`
- * (the blob store's writer) and, at the same time, to a child process that decompresses, checks and
- * hashes them. Memory stays flat: a few megabytes in flight at most. Throws an ApiError (4xx) as
+ * (the blob store's writer) and, at the same time, to the inspection process, which decompresses,
+ * checks and hashes them at a lower priority (uploads/inspection-service.ts). Memory stays flat: a few megabytes in flight at most. Throws an ApiError (4xx) as
  * soon as the data is known to be unacceptable: over a size limit, not gzip, truncated, or a disk
  * format other than raw; a failure of `copy` stops it with that failure. `copy` is neither
  * committed nor aborted here; the caller decides whether to keep what it got. Aborting `signal`
@@ -168,7 +84,13 @@ export async function receiveImageData(
   let result: InspectionResult | undefined
   if (runningInspections >= limits.maxConcurrentUploads) throw tooManyUploads()
   runningInspections++
-  const inspection = new InspectionProcess(limits.maxUncompressedBytes)
+  let inspection: Inspection
+  try {
+    inspection = await Inspection.open(limits.maxUncompressedBytes)
+  } catch (error) {
+    runningInspections--
+    throw error
+  }
 
   /** One batch: the pipe and the store take it side by side, and the next waits for both. */
   const take = (chunks: Buffer[], done: (error?: Error | null) => void) => {

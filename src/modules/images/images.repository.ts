@@ -106,7 +106,17 @@ export const imageListStatements = defineShaped(
                 ]),
               ),
           )
-    const count = inScope.select(sql<number>`count(*)`.as('n'))
+    // Counted as two runs, each from its own index, like the page's ids below: a count over the
+    // OR of both read every row of both indexes through a sort of their row ids, several times
+    // slower (an account of 1,000 images: about 100 µs against 27).
+    const counted = (query: SelectQueryBuilder<Database, 'images', object>) =>
+      query.select(sql<number>`count(*)`.as('n'))
+    const count =
+      shape.scope === 'public'
+        ? counted(publicImages)
+        : (db as Db).selectNoFrom(
+            sql<number>`(${counted(privateImages)}) + (${counted(publicImages)})`.as('n'),
+          )
     const limit = stableSlot<number>(dialect, 'limit')
     const offset = stableSlot<number>(dialect, 'offset')
     // The page's ids are found first and only their rows rendered: a sort computes every selected

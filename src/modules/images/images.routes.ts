@@ -1,6 +1,7 @@
 import type { TSchema } from 'typebox'
-import { sendRenderedJson } from '../../common/rendered-json.ts'
+import { sendPage } from '../../common/rendered-page-cache.ts'
 import { routeModule, routeTable } from '../../common/route-table.ts'
+import { countersOf } from '../../plugins/db.ts'
 import { contextOf, publicContextOf } from '../../plugins/request-context.ts'
 import type { Scope } from '../auth/scopes.ts'
 import { captureImage } from './image-capture.service.ts'
@@ -75,7 +76,7 @@ export const imagesRoutes = routeModule({ tags, context: contextOf }, (api, app)
     summary: "List images: the account's private images first (with a token), then public ones",
     response: ImagePageSchema,
     handler: async (ctx, request, reply) =>
-      sendRenderedJson(reply, await images.listImagesJson(ctx, request.list)),
+      sendPage(reply, await images.listImagesPage(ctx, request.list, countersOf(reply.request))),
   })
 
   // Each id form: view (public images need no token), change and delete.

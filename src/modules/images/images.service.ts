@@ -2,6 +2,7 @@ import type { BlobStore } from '../../blobs/blob-store.ts'
 import { inContextTransaction, type PublicContext, type RequestContext } from '../../common/context.ts'
 import { forbidden, invalidToken, notFound, scopeDenied } from '../../common/errors.ts'
 import type { ListQuery } from '../../common/pagination.ts'
+import { renderedPagesOf } from '../../common/rendered-page-cache.ts'
 import { type Clock, nowTimestamp } from '../../common/time.ts'
 import type { Db } from '../../db/connect.ts'
 import { enqueueJob } from '../../jobs/jobs.repository.ts'
@@ -92,6 +93,30 @@ export async function listImagesJson(ctx: PublicContext, { page, filter }: ListQ
     : { accountId: null, restrictedUserId: null }
   const found = await repo.listImageJson(ctx.db, scope, page, filter)
   return `{"pages":${found.pages},"data":[${found.data.join(',')}],"results":${found.results},"page":${found.page}}`
+}
+
+/** Moved by every change to an image, public or private (its triggers). */
+const IMAGES_COUNTER = 'images'
+
+/**
+ * The page for a caller with a token, from the pages kept (common/rendered-page-cache.ts) while no
+ * image has changed since it was rendered; else rendered now, and kept. Without a token the page
+ * is text, which the catalogue cache keeps; a restricted user's page also depends on their grants,
+ * and is rendered every time.
+ */
+export async function listImagesPage(
+  ctx: PublicContext,
+  query: ListQuery,
+  counters: Promise<ReadonlyMap<string, number>>,
+): Promise<Buffer | string> {
+  const { actor } = ctx
+  if (actor == null || actor.user.restricted) return listImagesJson(ctx, query)
+  const stamp = (await counters).get(IMAGES_COUNTER)
+  if (stamp === undefined) return listImagesJson(ctx, query)
+  const scope = readsPrivateImages(actor) ? actor.accountId : 'public'
+  const key = `${scope}\n${query.page.page}\n${query.page.pageSize}\n${query.filter ?? ''}`
+  const pages = renderedPagesOf(ctx.db, IMAGES_COUNTER)
+  return pages.get(key, stamp) ?? pages.set(key, await listImagesJson(ctx, query), { stamp })
 }
 
 /** `compute/<slug>` for anyone; `private/<n>` needs a token with `images:read_only` and a grant. */

@@ -69,7 +69,7 @@ export interface VpcListScope {
  * The VPC list's statements, one set per shape: the X-Filter as sent and whether grants restrict
  * the list. The account and the restricted user are slots, so one statement serves every account.
  */
-const vpcListStatements = defineShaped(
+export const vpcListStatements = defineShaped(
   'vpc list json',
   (db, shape: { filter: string | null; restricted: boolean; stamped: boolean }, dialect) => {
     const { where, order } = listCriteria({
@@ -89,9 +89,26 @@ const vpcListStatements = defineShaped(
     if (shape.stamped) paged = paged.select(counterColumn(CREDENTIALS_COUNTER).as('stamp'))
     for (const term of order) paged = paged.orderBy(orderSql(term))
     paged = paged.limit(stableSlot<number>(dialect, 'limit')).offset(stableSlot<number>(dialect, 'offset'))
-    if (dialect === 'postgres') return { count: count.compile(), page: paged.compile() }
-    // SQLite hands the page over as one string, a fifth cheaper than a hundred rows. The rows are
-    // joined in the subquery's order (its LIMIT keeps its ORDER BY); an empty page is no row.
+    // The page is handed over as one string, a fifth cheaper than a hundred rows on SQLite and
+    // a third less of the driver's work on PostgreSQL; an empty page is no row.
+    if (dialect === 'postgres') {
+      // PostgreSQL promises no order to an aggregate over an ordered subquery: each row carries
+      // the values it is ordered by, and the join orders by them again (a page's rows, in memory;
+      // numbering the rows with a window instead costs the server more).
+      let keyed = paged
+      for (const [i, term] of order.entries()) keyed = keyed.select(term.expression.as(`k${i}`))
+      const terms = sql.join(order.map((term, i) => orderSql({ ...term, expression: sql.ref(`p.k${i}`) })))
+      const joined = db
+        .selectFrom(keyed.as('p'))
+        .select([
+          sql<string>`string_agg(p.json, ',' order by ${terms})`.as('json'),
+          sql<number>`max(p.n)`.as('n'),
+          ...(shape.stamped ? [sql<number>`max(p.stamp)`.as('stamp')] : []),
+        ])
+        .having(sql<SqlBool>`count(*) > 0`)
+      return { count: count.compile(), page: joined.compile() }
+    }
+    // SQLite joins the rows in the subquery's order (its LIMIT keeps its ORDER BY).
     const joined = db
       .selectFrom(paged.as('p'))
       .select([sql<string>`group_concat(p.json, ',')`.as('json'), sql<number>`max(p.n)`.as('n')])

@@ -3,14 +3,12 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, afterEach, before, describe, it } from 'node:test'
-import type { FastifyBaseLogger } from 'fastify'
-import { type Kysely, sql } from 'kysely'
-import { Migrator } from 'kysely/migration'
+import type { FastifyBaseLogger, InjectOptions } from 'fastify'
+import type { Kysely } from 'kysely'
 import { buildApp } from '../../../src/app.ts'
 import { AdjustableClock } from '../../../src/common/time.ts'
 import type { Db } from '../../../src/db/connect.ts'
 import { migrateToLatest } from '../../../src/db/migrate.ts'
-import { migrations } from '../../../src/db/migrations/index.ts'
 import { ensureAdminKey } from '../../../src/modules/control/admin-key.ts'
 import {
   type JournalLimits,
@@ -19,8 +17,9 @@ import {
 } from '../../../src/modules/control/journal/journal-writer.ts'
 import { prepareDatabase } from '../../../src/setup.ts'
 import { createTestDatabase } from '../../helpers/dialects.ts'
+import { migrateTo } from '../../helpers/migrate-to.ts'
 import { processDatabase } from '../../helpers/processes.ts'
-import { ADMIN_KEY, adminHeaders, BOOTSTRAP_TOKEN, useControlApp } from './control-app.ts'
+import { ADMIN_KEY, adminHeaders, BOOTSTRAP_TOKEN, bootstrapHeaders, useControlApp } from './control-app.ts'
 
 const entry = (path: string, atMs: number, responseBody?: string): PendingEntry => ({
   atMs,
@@ -67,8 +66,13 @@ async function writeBatches(
 const batchRows = (db: Db) =>
   db.selectFrom('control_journal_batches').select(['first_id', 'entries']).orderBy('first_id').execute()
 
+/** An API request to the app (its own journal records it). */
+type Api = (options: InjectOptions) => Promise<{ statusCode: number; body: string }>
+
 /** The behaviour of batches, on an app whose writer writes from this thread or from its worker. */
-function batchBehaviour(app: () => { db: Db; clock: AdjustableClock; admin: Admin; log: FastifyBaseLogger }) {
+function batchBehaviour(
+  app: () => { db: Db; clock: AdjustableClock; admin: Admin; log: FastifyBaseLogger; api: Api },
+) {
   const writers: JournalWriter[] = []
   // Each test's writer stops with it, also when the test fails.
   afterEach(async () => {
@@ -154,6 +158,54 @@ function batchBehaviour(app: () => { db: Db; clock: AdjustableClock; admin: Admi
     assert.equal(whole.length, 6)
   })
 
+  it('stores a body met again once, redacted as the first time, in each batch that names it, after a clear too', async () => {
+    const { db, admin, api } = app()
+    await admin('DELETE', '/journal')
+    const put = (password: string) =>
+      api({
+        method: 'PUT',
+        url: '/v4/profile',
+        headers: { ...bootstrapHeaders, 'content-type': 'application/json' },
+        payload: `{"timezone":"US/Eastern","password":"${password}"}`,
+      })
+    const round = async () => {
+      const answers = new Set<string>()
+      for (let i = 0; i < 3; i++)
+        answers.add((await api({ url: '/v4/profile', headers: bootstrapHeaders })).body)
+      // The same bytes twice, then bytes that differ only in a secret: one body, redacted.
+      await put('hunter2')
+      await put('hunter2')
+      await put('hunter3')
+      const listed = (await admin('GET', '/journal?path=/v4/profile&page_size=500')).body.data as Array<
+        Listed & { method: string; request_body: unknown }
+      >
+      assert.equal(listed.length, 6)
+      const [profile] = [...answers]
+      assert.equal(answers.size, 1)
+      for (const e of listed.filter((e) => e.method === 'GET')) {
+        assert.deepEqual(e.response_body, JSON.parse(profile as string))
+      }
+      for (const e of listed.filter((e) => e.method === 'PUT')) {
+        assert.deepEqual(e.request_body, { timezone: 'US/Eastern', password: '[redacted]' })
+        assert.notEqual(e.response_body, null)
+      }
+      const stored = (await db.selectFrom('control_journal_bodies').select('body').execute()).map(
+        (b) => b.body,
+      )
+      assert.ok(!stored.some((b) => b.includes('hunter')))
+      const named = new Set(
+        listed.flatMap((e) => [e.request_body, e.response_body].map((b) => JSON.stringify(b))),
+      )
+      named.delete('null')
+      assert.equal(stored.length, named.size)
+    }
+    await round()
+    // A clear removes the bodies: the same bytes met again must be stored again.
+    await admin('DELETE', '/journal')
+    assert.equal((await db.selectFrom('control_journal_bodies').select('body').execute()).length, 0)
+    await round()
+  })
+
   it('removes the bodies that only trimmed batches named', async () => {
     const { db, clock, admin } = app()
     await admin('DELETE', '/journal')
@@ -176,7 +228,13 @@ function batchBehaviour(app: () => { db: Db; clock: AdjustableClock; admin: Admi
 
 describe('the request journal by batch, written from the request thread (or PostgreSQL’s worker)', () => {
   const api = useControlApp()
-  batchBehaviour(() => ({ db: api.db, clock: api.clock, admin: api.admin, log: api.app.log }))
+  batchBehaviour(() => ({
+    db: api.db,
+    clock: api.clock,
+    admin: api.admin,
+    log: api.app.log,
+    api: (options) => api.app.inject(options),
+  }))
 })
 
 describe('the request journal by batch, written by its worker on a database file', () => {
@@ -210,7 +268,10 @@ describe('the request journal by batch, written by its worker on a database file
     const json = String(res.headers['content-type'] ?? '').includes('json')
     return { status: res.statusCode, body: json ? JSON.parse(res.body) : res.body }
   }
-  batchBehaviour(() => ({ db: db as Db, clock, admin, log: (app as NonNullable<typeof app>).log }))
+  batchBehaviour(() => {
+    const built = app as NonNullable<typeof app>
+    return { db: db as Db, clock, admin, log: built.log, api: (options) => built.inject(options) }
+  })
 })
 
 describe('the migration to batches', () => {
@@ -219,16 +280,7 @@ describe('the migration to batches', () => {
     const clock = new AdjustableClock()
     try {
       const db = database.db
-      const schema =
-        database.dialect === 'postgres'
-          ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
-          : undefined
-      const migrator = new Migrator({
-        db,
-        provider: { getMigrations: async () => migrations },
-        ...(schema !== undefined && { migrationTableSchema: schema }),
-      })
-      assert.equal((await migrator.migrateTo('2026_11_26_1505_image_list_order')).error, undefined)
+      assert.equal((await migrateTo(database, '2026_11_26_1505_image_list_order')).error, undefined)
       // biome-ignore lint/suspicious/noExplicitAny: the table as it was before this migration
       const old = db as unknown as Kysely<any>
       await old.insertInto('control_journal_bodies').values({ digest: 'd1', body: '{"label":"a"}' }).execute()

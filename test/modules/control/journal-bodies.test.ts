@@ -3,15 +3,14 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import { type Kysely, sql } from 'kysely'
-import { Migrator } from 'kysely/migration'
+import type { Kysely } from 'kysely'
 import type { Db } from '../../../src/db/connect.ts'
 import { migrateToLatest } from '../../../src/db/migrate.ts'
-import { migrations } from '../../../src/db/migrations/index.ts'
 import { findJournalRow } from '../../../src/modules/control/journal/journal.repository.ts'
 import { ChunkWriter, readChunk } from '../../../src/modules/control/journal/journal-chunks.ts'
 import { JournalWriter, type PendingEntry } from '../../../src/modules/control/journal/journal-writer.ts'
 import { createTestDatabase } from '../../helpers/dialects.ts'
+import { migrateTo } from '../../helpers/migrate-to.ts'
 import {
   type ProcessDatabase,
   processDatabase,
@@ -223,16 +222,7 @@ describe('the migration to bodies stored once', () => {
     const database = await createTestDatabase()
     try {
       const db = database.db
-      const schema =
-        database.dialect === 'postgres'
-          ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
-          : undefined
-      const migrator = new Migrator({
-        db,
-        provider: { getMigrations: async () => migrations },
-        ...(schema !== undefined && { migrationTableSchema: schema }),
-      })
-      const before = await migrator.migrateTo('2026_11_23_0804_journal_outcome')
+      const before = await migrateTo(database, '2026_11_23_0804_journal_outcome')
       assert.equal(before.error, undefined)
       // biome-ignore lint/suspicious/noExplicitAny: the table as it was before this migration
       const old = db as unknown as Kysely<any>

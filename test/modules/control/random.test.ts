@@ -84,6 +84,7 @@ describe('where generated values come from', () => {
     ['src/modules/profile/secrets/secret-key.ts', 'a key file that outlives a seeded run'],
     ['src/blobs/fs-blob-store.ts', 'names of temporary files'],
     ['src/app.ts', 'request ids: a poll more or less must not shift the stream'],
+    ['src/modules/images/uploads/inspection-service.ts', 'an unguessable pipe name on Windows'],
   ])
   const DRAWS =
     /import\s*\{[^}]*\b(randomBytes|randomUUID|randomInt|randomFillSync|getRandomValues)\b[^}]*\}\s*from\s*'node:crypto'|\bcrypto\.(randomUUID|getRandomValues)\(/

@@ -5,10 +5,10 @@ import { addSeconds, nowTimestamp } from '../../../src/common/time.ts'
 import type { Database } from '../../../src/db/database.ts'
 import { fill } from '../../../src/db/prepared.ts'
 import { countSlots } from '../../../src/modules/events/event-counts.ts'
-import { type EventTailFields, eventTail } from '../../../src/modules/events/event-wire.ts'
 import { eventListStatements } from '../../../src/modules/events/events.repository.ts'
 import type { NewEventRow } from '../../../src/modules/events/events.table.ts'
 import { createAccountWithOwner } from '../../../src/modules/users/users.service.ts'
+import { cycledAction, eventRow } from '../../helpers/event-rows.ts'
 import { bootstrapHeaders, useControlApp } from '../control/control-app.ts'
 
 const onPostgres = process.env.CLOUDPLANE_TEST_DIALECT === 'postgres'
@@ -28,32 +28,10 @@ describe('account events: a created range in id order', () => {
   const api = useControlApp()
 
   const row = (id: number, accountId: number, i: number, now: string): NewEventRow => {
-    const type = i % 4 === 0 ? null : 'vpc'
-    const fields: EventTailFields = {
-      account_id: accountId,
-      user_id: null,
-      username: 'someone',
-      action: ['vpc_create', 'vpc_update', 'subnet_delete'][i % 3] as string,
-      entity_type: type,
-      entity_id: type === null ? null : 7,
-      entity_label: type === null ? null : 'x',
-      entity_url: null,
-      secondary_entity_type: null,
-      secondary_entity_id: null,
-      secondary_entity_label: null,
-      secondary_entity_url: null,
-      status: 'notification',
-      percent_complete: null,
-      rate: null,
-      time_remaining: null,
-      duration: null,
-      message: '',
-      grant_entity_type: null,
-      grant_entity_id: null,
-    }
     // Newer as ids grow within each run of 1,000 ids, older again at the next.
     const age = (1000 - (i % 1000)) * MINUTE
-    return { ...fields, id, created: addSeconds(now, -age), json_tail: eventTail(fields) }
+    const entityType = i % 4 === 0 ? null : 'vpc'
+    return eventRow({ id, accountId, action: cycledAction(i), entityType, created: addSeconds(now, -age) })
   }
 
   /** Events at `BASE + offset`: the owner's, with every seventh offset the other account's. */

@@ -3,9 +3,9 @@ import { describe, it } from 'node:test'
 import { type ExpressionBuilder, type SelectQueryBuilder, sql } from 'kysely'
 import { addSeconds, nowTimestamp } from '../../../src/common/time.ts'
 import type { Database } from '../../../src/db/database.ts'
-import { type EventTailFields, eventTail } from '../../../src/modules/events/event-wire.ts'
 import type { NewEventRow } from '../../../src/modules/events/events.table.ts'
 import { createAccountWithOwner } from '../../../src/modules/users/users.service.ts'
+import { cycledAction, eventRow } from '../../helpers/event-rows.ts'
 import { bootstrapHeaders, useControlApp } from '../control/control-app.ts'
 
 const DAY = 86_400
@@ -64,29 +64,7 @@ describe('account events: `results` for ranges of id and created', () => {
   const api = useControlApp()
 
   const row = (id: number, accountId: number, i: number, now: string): NewEventRow => {
-    const type = i % 4 === 0 ? null : i % 4 === 1 ? 'subnet' : 'vpc'
-    const fields: EventTailFields = {
-      account_id: accountId,
-      user_id: null,
-      username: 'someone',
-      action: ['vpc_create', 'vpc_update', 'subnet_delete'][i % 3] as string,
-      entity_type: type,
-      entity_id: type === null ? null : 7,
-      entity_label: type === null ? null : 'x',
-      entity_url: null,
-      secondary_entity_type: null,
-      secondary_entity_id: null,
-      secondary_entity_label: null,
-      secondary_entity_url: null,
-      status: 'notification',
-      percent_complete: null,
-      rate: null,
-      time_remaining: null,
-      duration: null,
-      message: '',
-      grant_entity_type: null,
-      grant_entity_id: null,
-    }
+    const entityType = i % 4 === 0 ? null : i % 4 === 1 ? 'subnet' : 'vpc'
     // Around the retention start, anywhere in 100 days, or within hours of now on the last days.
     const age =
       i % 7 === 0
@@ -94,13 +72,14 @@ describe('account events: `results` for ranges of id and created', () => {
         : i % 7 === 1
           ? (i * 7919) % (100 * DAY)
           : ((i * 13) % (3 * HOUR)) + (i % 3) * DAY
-    return {
-      ...fields,
+    return eventRow({
       id,
-      read: (i % 6 === 0) as never,
+      accountId,
+      action: cycledAction(i),
+      entityType,
       created: addSeconds(now, -age),
-      json_tail: eventTail(fields),
-    }
+      read: i % 6 === 0,
+    })
   }
 
   /** Inserts events at `BASE + offset`: the owner's, with every fifth offset the other account's. */

@@ -70,6 +70,25 @@ describe('image upload: the inspection yields to the API', { skip: !existsSync('
     const res = await pending
     assert.equal(res.status, 200, JSON.stringify(res.body))
     assert.equal(res.body.status, 'available')
-    await waitFor(() => inspectionProcesses().length === 0, { message: 'the inspection process to end' })
+  })
+
+  it('inspects every upload in one kept process, started again after it stopped', async () => {
+    const owner = await createAccount(api)
+    const upload = async (name: string) => {
+      const started = await startUpload(api, owner)
+      const res = await putData(api, started.path, gz(rawImage(1024 * 1024, name)))
+      assert.equal(res.status, 200, JSON.stringify(res.body))
+    }
+    await upload('first')
+    const [kept] = inspectionProcesses()
+    assert.ok(kept !== undefined, 'the inspection process outlives its upload')
+    await upload('second')
+    // Starting a process per upload held the API thread until the child had started.
+    assert.deepEqual(inspectionProcesses(), [kept])
+    process.kill(kept, 'SIGKILL')
+    // Gone once this process has reaped it, and so heard of its exit.
+    await waitFor(() => !existsSync(`/proc/${kept}`), { message: 'the killed process to go' })
+    await upload('after the kill')
+    assert.equal(inspectionProcesses().length, 1)
   })
 })

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises'
 import { request as httpRequest } from 'node:http'
 import { tmpdir } from 'node:os'
@@ -75,6 +76,25 @@ describe('image upload against a running server', () => {
     assert.equal(res.status, 200)
     return (await res.json()) as { upload_to: string; image: { id: string } }
   }
+
+  it('starts the inspection process once ready, before any upload', {
+    skip: !existsSync('/proc/self/task'),
+  }, async () => {
+    const pid = server.child.pid as number
+    const inspections = () =>
+      readdirSync('/proc').filter((name) => {
+        try {
+          const stat = readFileSync(`/proc/${name}/stat`, 'utf8')
+          return (
+            Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid &&
+            readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('image-inspection.process')
+          )
+        } catch {
+          return false // not a process, or gone meanwhile
+        }
+      })
+    await waitFor(() => inspections().length === 1 || undefined, { message: 'the inspection process' })
+  })
 
   it('streams a 32 MiB disk (chunked, no Content-Length) into the filesystem store', async () => {
     const { upload_to, image } = await createUpload()

@@ -1,6 +1,4 @@
-import { hash } from 'node:crypto'
 import type { ControlJournalTable } from './journal.table.ts'
-import { journalBody } from './journal-redact.ts'
 
 /**
  * An entry's fields in the order its JSON array in a batch's `rows` gives them (`id` and `process`
@@ -53,34 +51,6 @@ export interface PendingEntry {
 /** A row to store as its values, in JOURNAL_FIELDS order. */
 export type JournalValues = Array<string | number | null>
 
-/** The key a stored body goes by: a digest of its (redacted) text. */
-const bodyDigest = (text: string): string => hash('sha256', text, 'base64url')
-
-/**
- * The bodies of one batch, each redacted, digested and kept once: a body met again in the batch
- * (the same object, as a cached answer is, or the same text) costs a map look-up. Objects are
- * remembered by identity (a batch crosses threads as one message, which keeps identity), text by
- * its value.
- */
-export class BatchBodies {
-  readonly #keys = new Map<unknown, string | null>()
-  /** Digest to redacted text, in the order first met. */
-  readonly texts = new Map<string, string>()
-
-  /** The key of a body (null: none), storing it on first sight. */
-  keyOf(body: unknown): string | null {
-    if (body === undefined || body === null || body === '') return null
-    let key = this.#keys.get(body)
-    if (key === undefined) {
-      const text = journalBody(body)
-      key = text === null ? null : bodyDigest(text)
-      if (key !== null && text !== null) this.texts.set(key, text)
-      this.#keys.set(body, key)
-    }
-    return key
-  }
-}
-
 /** One batch as it is stored: a row of control_journal_batches, but for its first id. */
 export interface JournalBatchRow {
   process: string
@@ -93,47 +63,5 @@ export interface JournalBatchRow {
   digests: string
 }
 
-/**
- * A batch's entries as the row that stores them, and their bodies: redacted and serialised here,
- * away from the request, once per distinct body.
- */
-export function journalBatch(
-  entries: PendingEntry[],
-  processId: string,
-): { batch: JournalBatchRow; bodies: BatchBodies } {
-  const bodies = new BatchBodies()
-  let lastAtMs = Number.NEGATIVE_INFINITY
-  let lastRealMs = Number.NEGATIVE_INFINITY
-  const rows: JournalValues[] = entries.map((e) => {
-    if (e.atMs > lastAtMs) lastAtMs = e.atMs
-    if (e.realMs > lastRealMs) lastRealMs = e.realMs
-    return [
-      e.atMs,
-      e.realMs,
-      e.method,
-      e.path,
-      e.query,
-      e.status,
-      Math.round(e.durationMs * 1000) / 1000,
-      e.accountId,
-      e.userId,
-      e.tokenId,
-      bodies.keyOf(e.requestBody),
-      bodies.keyOf(e.responseBody),
-      e.faultRule,
-      e.outcome,
-    ]
-  })
-  const batch = {
-    process: processId,
-    entries: rows.length,
-    lastAtMs,
-    lastRealMs,
-    rows: JSON.stringify(rows),
-    digests: JSON.stringify([...bodies.texts.keys()]),
-  }
-  return { batch, bodies }
-}
-
 /** A batch's bodies as one JSON text: `[digest, text]` pairs. */
-export const bodiesPayload = (bodies: BatchBodies): string => JSON.stringify([...bodies.texts])
+export const bodiesPayload = (bodies: Map<string, string>): string => JSON.stringify([...bodies])

@@ -7,8 +7,9 @@ import { type Db, postgresPoolOf, sqliteEngineOf } from '../../../db/connect.ts'
 import { inTransaction } from '../../../db/transaction.ts'
 import { addJournalDropped, insertJournalBatch, pruneJournal } from './journal.repository.ts'
 import type { JournalBatch, JournalReply, JournalTarget } from './journal.worker.ts'
-import { ChunkWriter, type EncodedChunk, readChunk } from './journal-chunks.ts'
-import { bodiesPayload, journalBatch, type PendingEntry } from './journal-rows.ts'
+import { BatchEncoder } from './journal-batch-text.ts'
+import { ChunkWriter, type EncodedChunk } from './journal-chunks.ts'
+import { bodiesPayload, type PendingEntry } from './journal-rows.ts'
 
 export type { PendingEntry } from './journal-rows.ts'
 
@@ -45,18 +46,23 @@ const WORKER_URL = new URL(
   import.meta.url,
 )
 
+type Recycle = (buffers: ArrayBuffer[]) => void
+
 interface Sink {
+  /** Writes the chunks; their buffers go back to the writer (`Recycle`) once read. */
   write(chunks: EncodedChunk[], prune: JournalBatch['prune'], dropped: number): Promise<void>
   close(): Promise<void>
 }
 
 /** Everything on this thread (in-memory SQLite, which no other thread can open: tests). */
-function directSink(db: Db, processId: string): Sink {
+function directSink(db: Db, processId: string, recycle: Recycle): Sink {
+  const encoder = new BatchEncoder()
   return {
     async write(chunks, prune, dropped) {
-      const { batch, bodies } = journalBatch(chunks.flatMap(readChunk), processId)
+      const { row, bodies } = encoder.encode(chunks, processId)
+      recycle(chunks.map((c) => c.buffer))
       await inTransaction(db, async (trx) => {
-        if (batch.entries > 0) await insertJournalBatch(trx, { batch, bodies: bodiesPayload(bodies) })
+        if (row !== undefined) await insertJournalBatch(trx, { batch: row, bodies: bodiesPayload(bodies) })
         if (dropped > 0) await addJournalDropped(trx, dropped)
       })
       if (prune) await pruneJournal(db, prune)
@@ -69,7 +75,7 @@ function directSink(db: Db, processId: string): Sink {
  * A worker thread (journal.worker.ts) redacts, serialises and writes each batch, on a connection
  * of its own: the SQLite file, or the PostgreSQL database with the pool's settings.
  */
-function workerSink(target: JournalTarget, processId: string): Sink {
+function workerSink(target: JournalTarget, processId: string, recycle: Recycle): Sink {
   const worker = new Worker(WORKER_URL, { workerData: { target, processId } })
   worker.unref()
   const pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>()
@@ -79,6 +85,7 @@ function workerSink(target: JournalTarget, processId: string): Sink {
     pending.clear()
   }
   worker.on('message', (reply: JournalReply) => {
+    recycle(reply.buffers)
     const waiter = pending.get(reply.id)
     pending.delete(reply.id)
     if (reply.error === undefined) waiter?.resolve()
@@ -202,9 +209,13 @@ export class JournalWriter {
     if (this.#sink !== undefined) await (await this.#sink).close()
   }
 
+  readonly #recycle: Recycle = (buffers) => this.#buffer.recycle(buffers)
+
   #sinkFor(): Promise<Sink> {
     this.#sink ??= targetOf(this.#db).then((target) =>
-      target === undefined ? directSink(this.#db, this.#process) : workerSink(target, this.#process),
+      target === undefined
+        ? directSink(this.#db, this.#process, this.#recycle)
+        : workerSink(target, this.#process, this.#recycle),
     )
     return this.#sink
   }

@@ -1,8 +1,9 @@
 import { DatabaseSync, type StatementSync } from 'node:sqlite'
 import { parentPort, workerData } from 'node:worker_threads'
 import type pg from 'pg'
-import { type EncodedChunk, readChunk } from './journal-chunks.ts'
-import { type BatchBodies, bodiesPayload, type JournalBatchRow, journalBatch } from './journal-rows.ts'
+import { BatchEncoder } from './journal-batch-text.ts'
+import type { EncodedChunk } from './journal-chunks.ts'
+import { bodiesPayload, type JournalBatchRow } from './journal-rows.ts'
 import {
   addDroppedSql,
   BODIES_LOCK,
@@ -36,6 +37,8 @@ export interface JournalBatch {
 export interface JournalReply {
   id: number
   error?: string
+  /** The batch's chunks, handed back (transferred) for the writer to fill again. */
+  buffers: ArrayBuffer[]
 }
 
 /** Where the thread writes: a SQLite file, or a PostgreSQL database (the pool's own settings). */
@@ -47,7 +50,12 @@ export type JournalTarget =
     }
 
 interface Store {
-  write(batch: JournalBatch, row: JournalBatchRow | undefined, bodies: BatchBodies): void | Promise<void>
+  /** `bodies`: digest to redacted text. */
+  write(
+    batch: JournalBatch,
+    row: JournalBatchRow | undefined,
+    bodies: Map<string, string>,
+  ): void | Promise<void>
 }
 
 function sqliteStore(file: string): Store {
@@ -82,7 +90,7 @@ function sqliteStore(file: string): Store {
       // removes only bodies that no stored entry names.
       inTransaction(() => {
         if (row !== undefined) {
-          for (const [digest, text] of bodies.texts) s.insertBody.run(digest, text)
+          for (const [digest, text] of bodies) s.insertBody.run(digest, text)
           const { value } = s.reserveIds.get(String(row.entries)) as { value: string }
           const { entries, process, lastAtMs, lastRealMs, rows, digests } = row
           s.insertBatch.run(
@@ -181,14 +189,18 @@ const EMPTY: JournalBatchRow = {
 const { target, processId } = workerData as { target: JournalTarget; processId: string }
 const store = target.kind === 'sqlite' ? sqliteStore(target.filename) : postgresStore(target.config)
 
+const encoder = new BatchEncoder()
+
 // One batch at a time: the writer sends the next only once this one is answered.
 parentPort?.on('message', async (batch: JournalBatch) => {
+  let reply: JournalReply
   try {
-    const entries = batch.chunks.flatMap(readChunk)
-    const { batch: row, bodies } = journalBatch(entries, processId)
-    await store.write(batch, entries.length === 0 ? undefined : row, bodies)
-    parentPort?.postMessage({ id: batch.id } satisfies JournalReply)
+    const { row, bodies } = encoder.encode(batch.chunks, processId)
+    await store.write(batch, row, bodies)
+    reply = { id: batch.id, buffers: [] }
   } catch (error) {
-    parentPort?.postMessage({ id: batch.id, error: (error as Error).message } satisfies JournalReply)
+    reply = { id: batch.id, error: (error as Error).message, buffers: [] }
   }
+  reply.buffers = batch.chunks.map((c) => c.buffer)
+  parentPort?.postMessage(reply, reply.buffers)
 })

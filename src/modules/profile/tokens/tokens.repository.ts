@@ -5,7 +5,7 @@ import { joinedJsonPage } from '../../../common/rendered-json.ts'
 import type { PageResult } from '../../../common/schemas.ts'
 import type { Db } from '../../../db/connect.ts'
 import { listCriteria } from '../../../db/list-criteria.ts'
-import { defineShaped, stableSlot } from '../../../db/prepared.ts'
+import { defineShaped, runPrepared, stableSlot } from '../../../db/prepared.ts'
 import { deleteRows, updateRow } from '../../../db/rows.ts'
 import { tokenJson } from './token-json.ts'
 
@@ -60,6 +60,22 @@ export async function listTokenJson(
   const list = tokenListStatements(db, { filter: filter ?? null })
   const rows = await paginate(db, list, { user: userId, now }, page)
   return { ...rows, data: rows.data.map((r) => r.json) }
+}
+
+/** Prepared once: it runs with every page rendered for the page cache. */
+const nextExpiryStatement = defineShaped('token next expiry', (db, _shape: null, dialect) => ({
+  next: activeTokens(db as Db, stableSlot(dialect, 'user'), stableSlot(dialect, 'now'))
+    .select((eb) => eb.fn.min('tokens.expiry').as('next'))
+    .compile(),
+}))
+
+/**
+ * The first time after `now` at which one of the user's working tokens expires (null: none
+ * will), when the list of those tokens changes without any write.
+ */
+export async function nextTokenExpiry(db: Db, userId: number, now: string): Promise<string | null> {
+  const { rows } = await runPrepared(db, nextExpiryStatement(db, null).next, { user: userId, now })
+  return (rows[0]?.next as string | null | undefined) ?? null
 }
 
 export const findToken = (db: Db, userId: number, id: number, now: string) =>

@@ -1,5 +1,6 @@
-import { sendRenderedJson } from '../../../common/rendered-json.ts'
+import { sendPage } from '../../../common/rendered-page-cache.ts'
 import { routeModule } from '../../../common/route-table.ts'
+import { countersOf } from '../../../plugins/db.ts'
 import { contextOf } from '../../../plugins/request-context.ts'
 import { profileRead, profileWrite, PROFILE_TAGS as tags } from '../profile-scopes.ts'
 import {
@@ -18,7 +19,7 @@ export const tokensRoutes = routeModule({ tags, context: contextOf }, (api) => {
     summary: 'List your personal access tokens (only their first 16 characters)',
     response: TokenPageSchema,
     handler: async (ctx, request, reply) =>
-      sendRenderedJson(reply, await tokens.listTokensJson(ctx, request.list)),
+      sendPage(reply, await tokens.listTokensPage(ctx, request.list, countersOf(reply.request))),
   })
 
   api.get('/profile/tokens/:tokenId', {

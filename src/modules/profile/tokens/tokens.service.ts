@@ -2,6 +2,7 @@ import { inContextTransaction, type RequestContext } from '../../../common/conte
 import { ErrorCollector, foundOrNotFound, scopeDenied } from '../../../common/errors.ts'
 import type { ListQuery } from '../../../common/pagination.ts'
 import { pageJson } from '../../../common/rendered-json.ts'
+import { renderedPagesOf } from '../../../common/rendered-page-cache.ts'
 import { nowTimestamp, parseTimestamp } from '../../../common/time.ts'
 import { issueToken } from '../../auth/issue-token.ts'
 import { formatScopes, isWithin, parseScopes, type ScopeSet } from '../../auth/scopes.ts'
@@ -43,6 +44,31 @@ async function accessToken(ctx: RequestContext, { tokenId }: { tokenId: number }
 export async function listTokensJson(ctx: RequestContext, query: ListQuery): Promise<string> {
   const { db, clock, actor } = ctx
   return pageJson(await repo.listTokenJson(db, actor.user.id, nowTimestamp(clock), query.filter, query.page))
+}
+
+/** Moved by every change to a token (its triggers). */
+const TOKENS_COUNTER = 'tokens'
+
+/**
+ * The page's bytes, from the pages kept (common/rendered-page-cache.ts) while no token has changed
+ * and none of the caller's has expired since it was rendered; else rendered now, and kept.
+ */
+export async function listTokensPage(
+  ctx: RequestContext,
+  query: ListQuery,
+  counters: Promise<ReadonlyMap<string, number>>,
+): Promise<Buffer> {
+  const { db, clock, actor } = ctx
+  const now = nowTimestamp(clock)
+  const stamp = (await counters).get(TOKENS_COUNTER)
+  if (stamp === undefined) return Buffer.from(await listTokensJson(ctx, query))
+  const key = `${actor.user.id}\n${query.page.page}\n${query.page.pageSize}\n${query.filter ?? ''}`
+  const pages = renderedPagesOf(db, TOKENS_COUNTER)
+  const kept = pages.get(key, stamp, now)
+  if (kept !== undefined) return kept
+  const text = pageJson(await repo.listTokenJson(db, actor.user.id, now, query.filter, query.page))
+  const until = await repo.nextTokenExpiry(db, actor.user.id, now)
+  return pages.set(key, text, { stamp, from: now, until })
 }
 
 export async function getToken(ctx: RequestContext, ids: { tokenId: number }): Promise<Token> {

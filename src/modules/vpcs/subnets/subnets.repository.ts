@@ -39,11 +39,14 @@ const vpcWithRangesStatement = defineShaped('vpc with subnet ranges', (db, _shap
     .compile(),
 }))
 
-/** PostgreSQL: the VPC locked first, then its subnets' ranges as they are once the lock is held. */
+/**
+ * PostgreSQL: the VPC locked first (with an id for a new subnet, so that the subnet and its event
+ * can be inserted in one statement), then its subnets' ranges as they are once the lock is held.
+ */
 const lockVpcThenRangesStatements = defineShaped('lock vpc, then subnet ranges', (db, _shape: NoShape) => ({
   lock: db
     .selectFrom('vpcs')
-    .select(['id', 'label'])
+    .select(['id', 'label', sql<number>`nextval(pg_get_serial_sequence('subnets', 'id'))`.as('subnet_id')])
     .where('id', '=', slot<number>('vpc'))
     .where('account_id', '=', slot<number>('account'))
     .forUpdate()
@@ -61,18 +64,20 @@ const lockVpcThenRangesStatements = defineShaped('lock vpc, then subnet ranges',
  * with the label and range of each of its subnets (in id order). PostgreSQL reads the subnets in
  * a second statement, after the lock is held: one statement would read them as they were before
  * it waited. SQLite's write transaction is exclusive already, so one statement does.
+ * `subnetId` (PostgreSQL): the id the new subnet takes (an id of a refused create is skipped).
  */
 export async function lockVpcWithRanges(
   db: Db,
   accountId: number,
   vpcId: number,
-): Promise<{ vpc: VpcRef; subnets: SubnetRange[] } | undefined> {
+): Promise<{ vpc: VpcRef; subnets: SubnetRange[]; subnetId?: number } | undefined> {
   const values = { vpc: vpcId, account: accountId }
   if (dialectOf(db) === 'postgres') {
     const statements = lockVpcThenRangesStatements(db, {})
-    const vpc = (await runPrepared(db, statements.lock, values)).rows[0]
-    if (vpc === undefined) return undefined
-    return { vpc, subnets: (await runPrepared(db, statements.ranges, values)).rows }
+    const found = (await runPrepared(db, statements.lock, values)).rows[0]
+    if (found === undefined) return undefined
+    const { subnet_id, ...vpc } = found
+    return { vpc, subnets: (await runPrepared(db, statements.ranges, values)).rows, subnetId: subnet_id }
   }
   const { rows } = await runPrepared(db, vpcWithRangesStatement(db, {}).find, values)
   const first = rows[0]
@@ -84,20 +89,19 @@ export async function lockVpcWithRanges(
   return { vpc: { id: first.id, label: first.label }, subnets }
 }
 
+/** The slots of a subnet row's insert, filled from the row's fields of the same names. */
+export const subnetSlots = () => ({
+  vpc_id: slot<number>('vpc_id'),
+  label: slot<string>('label'),
+  ipv4: slot<string>('ipv4'),
+  created: slot<string>('created'),
+  updated: slot<string | null>('updated'),
+  json_head: slot<string>('json_head'),
+  json_tail: slot<string>('json_tail'),
+})
+
 const insertSubnetStatement = defineShaped('insert subnet', (db, _shape: NoShape) => ({
-  insert: db
-    .insertInto('subnets')
-    .values({
-      vpc_id: slot<number>('vpc_id'),
-      label: slot<string>('label'),
-      ipv4: slot<string>('ipv4'),
-      created: slot<string>('created'),
-      updated: slot<string | null>('updated'),
-      json_head: slot<string>('json_head'),
-      json_tail: slot<string>('json_tail'),
-    })
-    .returningAll()
-    .compile(),
+  insert: db.insertInto('subnets').values(subnetSlots()).returningAll().compile(),
 }))
 
 /** A new subnet's fields; the stored JSON is derived from them. */

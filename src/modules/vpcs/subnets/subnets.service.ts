@@ -5,6 +5,7 @@ import type { ListQuery } from '../../../common/pagination.ts'
 import type { PageResult } from '../../../common/schemas.ts'
 import { nowTimestamp } from '../../../common/time.ts'
 import type { Db } from '../../../db/connect.ts'
+import { dialectOf } from '../../../db/dialects/dialect.ts'
 import { recordEvent } from '../../events/events.service.ts'
 import { assertEntityGrant } from '../../grants/authorize.ts'
 import type { Permission } from '../../grants/grant-types.ts'
@@ -17,6 +18,7 @@ import {
   listSubnetUsers,
   type SubnetAttachment,
 } from './subnet-attachments.repository.ts'
+import { deleteSubnetWithEvent, insertSubnetWithEvent } from './subnet-event-writes.ts'
 import { checkSubnetRange, firstOverlap, type NamedRange } from './subnet-ranges.ts'
 import * as repo from './subnets.repository.ts'
 import type { CreateSubnetBody, Subnet, SubnetCompute, UpdateSubnetBody } from './subnets.schemas.ts'
@@ -162,7 +164,7 @@ export async function createSubnet(
   return inContextTransaction(ctx, async (tx) => {
     // The VPC's lock serializes subnet creates: the count and overlap checks then hold.
     const found = await repo.lockVpcWithRanges(tx.db, tx.actor.accountId, ids.vpcId)
-    const { vpc, subnets: existing } = await grantedVpc(tx, ids, found, 'read_write')
+    const { vpc, subnets: existing, subnetId } = await grantedVpc(tx, ids, found, 'read_write')
     if (existing.length >= MAX_SUBNETS_PER_VPC) {
       throw badRequest(`A VPC can have at most ${MAX_SUBNETS_PER_VPC} subnets`)
     }
@@ -171,6 +173,12 @@ export async function createSubnet(
     errors.throwIfAny()
     const now = nowTimestamp(tx.clock)
     const fields = { vpc_id: vpc.id, label: input.label, ipv4: input.ipv4, created: now, updated: now }
+    if (subnetId !== undefined) {
+      // PostgreSQL: the subnet and its event in one statement (subnet-event-writes.ts).
+      const event = subnetEvent(tx.actor, 'subnet_create', vpc, { id: subnetId, label: input.label }, now)
+      const insert = () => insertSubnetWithEvent(tx.db, { id: subnetId, ...fields }, event)
+      return toSubnet(await writeUnique(insert, subnetLabelTaken))
+    }
     const row = await writeUnique(() => repo.insertSubnet(tx.db, fields), subnetLabelTaken)
     await recordEvent(tx.db, subnetEvent(tx.actor, 'subnet_create', vpc, row, now))
     return toSubnet(row)
@@ -204,8 +212,14 @@ export async function deleteSubnet(ctx: RequestContext, ids: SubnetIds): Promise
       throw notFound()
     }
     const { vpc, subnet } = await grantedVpc(tx, ids, found, 'read_write')
+    const event = subnetEvent(tx.actor, 'subnet_delete', vpc, subnet, nowTimestamp(tx.clock))
+    if (dialectOf(tx.db) === 'postgres') {
+      // The delete and its event in one statement (subnet-event-writes.ts); a refusal rolls back.
+      if (!(await deleteSubnetWithEvent(tx.db, subnet.id, event))) throw await subnetInUse(tx.db, [subnet])
+      return
+    }
     if (!(await repo.deleteSubnetIfUnused(tx.db, subnet.id))) throw await subnetInUse(tx.db, [subnet])
-    await recordEvent(tx.db, subnetEvent(tx.actor, 'subnet_delete', vpc, subnet, nowTimestamp(tx.clock)))
+    await recordEvent(tx.db, event)
   })
 }
 
