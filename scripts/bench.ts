@@ -209,7 +209,9 @@ try {
     failed ||= !met
   }
 } finally {
-  rmSync(dir, { recursive: true, force: true })
+  // BENCH_KEEP=1 keeps the servers' data and logs for a look at what went wrong.
+  if (process.env.BENCH_KEEP === undefined) rmSync(dir, { recursive: true, force: true })
+  else console.log(`kept the servers' data and logs in ${dir}`)
 }
 
 const allMet = printGoals()

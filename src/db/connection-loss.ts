@@ -32,3 +32,17 @@ export function isConnectionLost(error: unknown): boolean {
   }
   return false
 }
+
+/** PostgreSQL rolled the transaction back to resolve a conflict between writers; it may run again. */
+const TRANSIENT_CONFLICT_CODES = new Set([
+  '40P01', // deadlock_detected
+  '40001', // serialization_failure
+])
+
+export function isTransientConflict(error: unknown): boolean {
+  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    const { code } = e as { code?: unknown }
+    if (typeof code === 'string' && TRANSIENT_CONFLICT_CODES.has(code)) return true
+  }
+  return false
+}

@@ -8,7 +8,7 @@ import { BlobStoreError } from '../blobs/blob-store.ts'
 import { ApiError, type ErrorItem, TooManyRequests } from '../common/errors.ts'
 import { type SchemaError, schemaErrorsToItems } from '../common/validation.ts'
 import { isTooComplexForDatabase } from '../common/x-filter.ts'
-import { isConnectionLost } from '../db/connection-loss.ts'
+import { isConnectionLost, isTransientConflict } from '../db/connection-loss.ts'
 import { errorItemsToWire } from '../vocabulary/vocabulary.plugin.ts'
 
 /**
@@ -75,6 +75,12 @@ function handleError(
     request.log.warn({ err: error, reqId: request.id }, 'database connection lost')
     reply.header('Retry-After', '1')
     return send(reply, 503, [{ reason: 'The database is unavailable; retry shortly' }])
+  }
+  // Writers that still conflicted after their retries (db/transaction.ts): nothing was changed.
+  if (isTransientConflict(error)) {
+    request.log.warn({ err: error, reqId: request.id }, 'write conflict persisted')
+    reply.header('Retry-After', '1')
+    return send(reply, 503, [{ reason: 'Please try again' }])
   }
   const status = fastifyError.statusCode
   if (status !== undefined && status >= 400 && status < 500) {

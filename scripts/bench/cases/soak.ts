@@ -15,6 +15,8 @@ interface Window {
   cpuUs: number
   /** Events in the account at the end of the window. */
   events: number
+  /** Answers by status code, as `200×n`. */
+  statuses: string
 }
 
 /** CPU seconds used so far by a process (all its threads). */
@@ -95,6 +97,9 @@ export async function soakCase(server: RunningServer, token: string, engine: str
       non2xx: result.non2xx,
       cpuUs: (used * 1e6) / Math.max(1, result.requests.total),
       events,
+      statuses: Object.entries(result.statusCodeStats as Record<string, { count: number }>)
+        .map(([code, { count }]) => `${code}×${count}`)
+        .join(' '),
     }
     windows.push(w)
     console.log(`| ${i + 1} | ${w.rps.toFixed(0)} | ${w.non2xx} | ${w.cpuUs.toFixed(1)} | ${w.events} |`)
@@ -120,5 +125,7 @@ export async function soakCase(server: RunningServer, token: string, engine: str
     target: 0.2,
     unit: 'percent',
   })
-  if (windows.some((w) => w.non2xx > 0)) throw new Error('the soak had non-2xx answers')
+  if (windows.some((w) => w.non2xx > 0)) {
+    throw new Error(`the soak had non-2xx answers: ${windows.map((w) => w.statuses).join('; ')}`)
+  }
 }
