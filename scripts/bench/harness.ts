@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { openSync } from 'node:fs'
+import { openSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -31,6 +31,12 @@ export async function freePort(): Promise<number> {
   server.close()
   if (address === null || typeof address === 'string') throw new Error('no port')
   return address.port
+}
+
+/** CPU seconds used so far, from a /proc stat file (a process's, or one thread's under task/). */
+export function cpuSecondsOf(statFile: string): number {
+  const fields = readFileSync(statFile, 'utf8').split(') ')[1]?.split(' ') ?? []
+  return (Number(fields[11]) + Number(fields[12])) / 100
 }
 
 export interface RunningServer {

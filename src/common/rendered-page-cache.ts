@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify'
+import type { ListQuery } from './pagination.ts'
 
 /**
  * A caller's list pages as sent, kept so that asking again costs no statement: the page's bytes
@@ -54,6 +55,10 @@ export class RenderedPageCache {
     return body
   }
 }
+
+/** A kept page's key: whose list it is (a user, an account), which page, and the filter as sent. */
+export const pageKey = (owner: string | number, { page, filter }: ListQuery): string =>
+  `${owner}\n${page.page}\n${page.pageSize}\n${filter ?? ''}`
 
 const caches = new WeakMap<object, Map<string, RenderedPageCache>>()
 

@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs'
 import { addGoal, spreadOf } from '../goals.ts'
 import {
   type BenchRequest,
   type CaseResult,
+  cpuSecondsOf,
   load,
   measure,
   ROUNDS,
@@ -13,11 +13,7 @@ import { BENCH_ADMIN_KEY } from './control.ts'
 
 /** CPU seconds used so far by a server's main thread, and by the whole process (its worker too). */
 function cpuSeconds(pid: number): { main: number; all: number } {
-  const ticks = (file: string) => {
-    const fields = readFileSync(file, 'utf8').split(') ')[1]?.split(' ') ?? []
-    return (Number(fields[11]) + Number(fields[12])) / 100
-  }
-  return { main: ticks(`/proc/${pid}/task/${pid}/stat`), all: ticks(`/proc/${pid}/stat`) }
+  return { main: cpuSecondsOf(`/proc/${pid}/task/${pid}/stat`), all: cpuSecondsOf(`/proc/${pid}/stat`) }
 }
 
 /** Microseconds of server CPU per request over one load run: the main thread, and the whole process. */

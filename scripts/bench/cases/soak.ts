@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs'
 import type autocannon from 'autocannon'
 import { addGoal, spreadOf } from '../goals.ts'
-import { apiCall, CONNECTIONS, type RunningServer } from '../harness.ts'
+import { apiCall, CONNECTIONS, cpuSecondsOf, type RunningServer } from '../harness.ts'
 
 /** How long the soak runs (BENCH_SOAK_SECONDS, default 180) in windows of BENCH_SOAK_WINDOW (30). */
 const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 180)
@@ -17,12 +16,6 @@ interface Window {
   events: number
   /** Answers by status code, as `200×n`. */
   statuses: string
-}
-
-/** CPU seconds used so far by a process (all its threads). */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
-  return (Number(fields[11]) + Number(fields[12])) / 100
 }
 
 /**
@@ -72,14 +65,14 @@ export async function soakCase(server: RunningServer, token: string, engine: str
   const { default: run } = await import('autocannon')
   const pid = server.child.pid as number
   const loadFor = async (seconds: number) => {
-    const before = cpuSeconds(pid)
+    const before = cpuSecondsOf(`/proc/${pid}/stat`)
     const result = await run({
       url: server.baseUrl,
       requests: sequence,
       connections: CONNECTIONS,
       duration: seconds,
     })
-    const used = cpuSeconds(pid) - before
+    const used = cpuSecondsOf(`/proc/${pid}/stat`) - before
     return { result, used }
   }
   await loadFor(5)

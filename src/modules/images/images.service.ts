@@ -2,7 +2,7 @@ import type { BlobStore } from '../../blobs/blob-store.ts'
 import { inContextTransaction, type PublicContext, type RequestContext } from '../../common/context.ts'
 import { forbidden, invalidToken, notFound, scopeDenied } from '../../common/errors.ts'
 import type { ListQuery } from '../../common/pagination.ts'
-import { renderedPagesOf } from '../../common/rendered-page-cache.ts'
+import { pageKey, renderedPagesOf } from '../../common/rendered-page-cache.ts'
 import { type Clock, nowTimestamp } from '../../common/time.ts'
 import type { Db } from '../../db/connect.ts'
 import { enqueueJob } from '../../jobs/jobs.repository.ts'
@@ -114,7 +114,7 @@ export async function listImagesPage(
   const stamp = (await counters).get(IMAGES_COUNTER)
   if (stamp === undefined) return listImagesJson(ctx, query)
   const scope = readsPrivateImages(actor) ? actor.accountId : 'public'
-  const key = `${scope}\n${query.page.page}\n${query.page.pageSize}\n${query.filter ?? ''}`
+  const key = pageKey(scope, query)
   const pages = renderedPagesOf(ctx.db, IMAGES_COUNTER)
   return pages.get(key, stamp) ?? pages.set(key, await listImagesJson(ctx, query), { stamp })
 }

@@ -2,7 +2,7 @@ import { inContextTransaction, type RequestContext } from '../../../common/conte
 import { ErrorCollector, foundOrNotFound, scopeDenied } from '../../../common/errors.ts'
 import type { ListQuery } from '../../../common/pagination.ts'
 import { pageJson } from '../../../common/rendered-json.ts'
-import { renderedPagesOf } from '../../../common/rendered-page-cache.ts'
+import { pageKey, renderedPagesOf } from '../../../common/rendered-page-cache.ts'
 import { nowTimestamp, parseTimestamp } from '../../../common/time.ts'
 import { issueToken } from '../../auth/issue-token.ts'
 import { formatScopes, isWithin, parseScopes, type ScopeSet } from '../../auth/scopes.ts'
@@ -62,7 +62,7 @@ export async function listTokensPage(
   const now = nowTimestamp(clock)
   const stamp = (await counters).get(TOKENS_COUNTER)
   if (stamp === undefined) return Buffer.from(await listTokensJson(ctx, query))
-  const key = `${actor.user.id}\n${query.page.page}\n${query.page.pageSize}\n${query.filter ?? ''}`
+  const key = pageKey(actor.user.id, query)
   const pages = renderedPagesOf(db, TOKENS_COUNTER)
   const kept = pages.get(key, stamp, now)
   if (kept !== undefined) return kept
