@@ -89,6 +89,32 @@ describe('caches of two API processes on one database', () => {
     }
   })
 
+  it('a kept VPC page shows a change made through the other process at once, and refuses a revoked token', async () => {
+    const [first, second] = servers
+    const created = await call(first, admin, 'POST', '/v4/profile/tokens', { label: 'vpc-pages' })
+    const { id: tokenId, token } = (await created.json()) as { id: number; token: string }
+    const labels = async (server: ServerProcess) => {
+      const res = await call(server, token, 'GET', '/v4/vpcs')
+      assert.equal(res.status, 200)
+      return ((await res.json()) as { data: Array<{ label: string }> }).data.map((v) => v.label).sort()
+    }
+    const before = [await labels(first), await labels(second)]
+    assert.deepEqual(before[0], before[1])
+    for (const [writer, reader] of [
+      [first, second],
+      [second, first],
+    ] as const) {
+      const label = `across-${randomBytes(3).toString('hex')}`
+      const vpc = await call(writer, token, 'POST', '/v4/vpcs', { label, region: 'us-iad' })
+      assert.equal(vpc.status, 200)
+      assert.ok((await labels(reader)).includes(label), `${label} on the other process`)
+      assert.ok((await labels(writer)).includes(label), `${label} on the writer`)
+    }
+    assert.equal((await call(second, admin, 'DELETE', `/v4/profile/tokens/${tokenId}`)).status, 200)
+    assert.equal((await call(first, token, 'GET', '/v4/vpcs')).status, 401)
+    assert.equal((await call(second, token, 'GET', '/v4/vpcs')).status, 401)
+  })
+
   it('a region marked down by the CLI shows in both processes on the next request, and back up', async () => {
     const regionStatus = async (server: ServerProcess, id: string) => {
       const list = (await (await fetch(`${server.baseUrl}/v4/regions`)).json()) as {

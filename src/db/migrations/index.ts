@@ -22,6 +22,7 @@ import * as imageListOrder from './2026_11_26_1505_image_list_order.ts'
 import * as journalBatches from './2026_11_26_1506_journal_batches.ts'
 import * as listCounters from './2026_11_26_1910_list_counters.ts'
 import * as eventTallyLockOrder from './2026_11_27_0045_event_tally_lock_order.ts'
+import * as vpcListCounter from './2026_11_27_0500_vpc_list_counter.ts'
 
 /**
  * Every migration, in order. A static list rather than a folder scan, so the set is explicit and
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_1506_journal_batches': journalBatches,
   '2026_11_26_1910_list_counters': listCounters,
   '2026_11_27_0045_event_tally_lock_order': eventTallyLockOrder,
+  '2026_11_27_0500_vpc_list_counter': vpcListCounter,
 }

@@ -1,5 +1,7 @@
 import { sendRenderedJson } from '../../common/rendered-json.ts'
+import { sendPage } from '../../common/rendered-page-cache.ts'
 import { routeModule } from '../../common/route-table.ts'
+import { countersOf } from '../../plugins/db.ts'
 import { contextOf } from '../../plugins/request-context.ts'
 import type { Scope } from '../auth/scopes.ts'
 import {
@@ -22,7 +24,7 @@ export const vpcsRoutes = routeModule({ tags: ['VPCs'], context: contextOf }, (a
     summary: 'List VPCs',
     response: VpcPageSchema,
     handler: async (ctx, request, reply) =>
-      sendRenderedJson(reply, await vpcs.listVpcsJson(ctx, request.list)),
+      sendPage(reply, await vpcs.listVpcsPage(ctx, request.list, () => countersOf(reply.request))),
   })
 
   api.get('/vpcs/:vpcId', {

@@ -2,7 +2,9 @@ import { inContextTransaction, type RequestContext } from '../../common/context.
 import { badRequest, ErrorCollector } from '../../common/errors.ts'
 import type { ListQuery } from '../../common/pagination.ts'
 import { pageJson } from '../../common/rendered-json.ts'
+import { pageKey, renderedPagesOf } from '../../common/rendered-page-cache.ts'
 import { nowTimestamp } from '../../common/time.ts'
+import { CREDENTIALS_COUNTER } from '../../db/change-counters.ts'
 import type { Db } from '../../db/connect.ts'
 import { lockAccount } from '../accounts/accounts.service.ts'
 import { confirmedRead } from '../auth/confirmed-read.ts'
@@ -63,7 +65,7 @@ async function assemble(db: Db, vpcs: VpcRow[]): Promise<Vpc[]> {
 /**
  * The list page as JSON text (see vpc-json.ts); a restricted user sees the VPCs granted to them.
  */
-export function listVpcsJson(ctx: RequestContext, query: ListQuery): Promise<string> {
+function listVpcsJson(ctx: RequestContext, query: ListQuery): Promise<string> {
   return confirmedRead(ctx, async (c) => {
     const stamped = c.actor.unconfirmed !== undefined
     const { stamp, ...page } = await repo.listVpcJson(
@@ -74,6 +76,35 @@ export function listVpcsJson(ctx: RequestContext, query: ListQuery): Promise<str
       stamped,
     )
     return { value: pageJson(page), stamp }
+  })
+}
+
+const VPCS_COUNTER = 'vpcs'
+
+/**
+ * The page for an unrestricted caller, from the pages kept (common/rendered-page-cache.ts) while
+ * no VPC, subnet or interface has changed since it was rendered; else rendered now, and kept. The
+ * counters' read that stamps the page also confirms an actor let in on the token cache's
+ * remembered lookup (confirmed-read.ts): it was made after the request started. A restricted
+ * user's page depends on their grants too, and is rendered every time.
+ */
+export async function listVpcsPage(
+  ctx: RequestContext,
+  query: ListQuery,
+  counters: () => Promise<ReadonlyMap<string, number>>,
+): Promise<Buffer | string> {
+  if (ctx.actor.user.restricted) return listVpcsJson(ctx, query)
+  return confirmedRead<RequestContext, Buffer | string>(ctx, async (c) => {
+    const read = await counters()
+    const stamp = read.get(VPCS_COUNTER)
+    const confirmed = read.get(CREDENTIALS_COUNTER)
+    const render = async () =>
+      pageJson(await repo.listVpcJson(c.db, grantedListScope(c.actor), query.filter, query.page))
+    // Confirmed since the remembered lookup, the user may have become restricted.
+    if (stamp === undefined || c.actor.user.restricted) return { value: await render(), stamp: confirmed }
+    const key = pageKey(c.actor.accountId, query)
+    const pages = renderedPagesOf(c.db, VPCS_COUNTER)
+    return { value: pages.get(key, stamp) ?? pages.set(key, await render(), { stamp }), stamp: confirmed }
   })
 }
 
