@@ -89,7 +89,7 @@ describe('caches of two API processes on one database', () => {
     }
   })
 
-  it('a kept VPC page shows a change made through the other process at once, and refuses a revoked token', async () => {
+  it('kept VPC pages and VPCs show a change made through the other process at once, and refuse a revoked token', async () => {
     const [first, second] = servers
     const created = await call(first, admin, 'POST', '/v4/profile/tokens', { label: 'vpc-pages' })
     const { id: tokenId, token } = (await created.json()) as { id: number; token: string }
@@ -109,10 +109,18 @@ describe('caches of two API processes on one database', () => {
       assert.equal(vpc.status, 200)
       assert.ok((await labels(reader)).includes(label), `${label} on the other process`)
       assert.ok((await labels(writer)).includes(label), `${label} on the writer`)
+      const { id } = (await vpc.json()) as { id: number }
+      const one = async (server: ServerProcess) =>
+        ((await (await call(server, token, 'GET', `/v4/vpcs/${id}`)).json()) as { label: string }).label
+      assert.equal(await one(reader), label)
+      assert.equal((await call(writer, token, 'PUT', `/v4/vpcs/${id}`, { label: `${label}-b` })).status, 200)
+      assert.equal(await one(reader), `${label}-b`)
     }
     assert.equal((await call(second, admin, 'DELETE', `/v4/profile/tokens/${tokenId}`)).status, 200)
     assert.equal((await call(first, token, 'GET', '/v4/vpcs')).status, 401)
     assert.equal((await call(second, token, 'GET', '/v4/vpcs')).status, 401)
+    assert.equal((await call(first, token, 'GET', '/v4/vpcs/1')).status, 401)
+    assert.equal((await call(second, token, 'GET', '/v4/vpcs/1')).status, 401)
   })
 
   it('a region marked down by the CLI shows in both processes on the next request, and back up', async () => {

@@ -1,4 +1,3 @@
-import { sendRenderedJson } from '../../common/rendered-json.ts'
 import { sendPage } from '../../common/rendered-page-cache.ts'
 import { routeModule } from '../../common/route-table.ts'
 import { countersOf } from '../../plugins/db.ts'
@@ -33,7 +32,8 @@ export const vpcsRoutes = routeModule({ tags: ['VPCs'], context: contextOf }, (a
     summary: 'View a VPC with its subnets',
     params: VpcParams,
     response: VpcSchema,
-    handler: async (ctx, request, reply) => sendRenderedJson(reply, await vpcs.getVpcJson(ctx, request.ids)),
+    handler: async (ctx, request, reply) =>
+      sendPage(reply, await vpcs.getVpcAnswer(ctx, request.ids, () => countersOf(reply.request))),
   })
 
   api.post('/vpcs', {

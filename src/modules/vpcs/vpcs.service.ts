@@ -81,35 +81,77 @@ function listVpcsJson(ctx: RequestContext, query: ListQuery): Promise<string> {
 
 const VPCS_COUNTER = 'vpcs'
 
+type Counters = () => Promise<ReadonlyMap<string, number>>
+
 /**
- * The page for an unrestricted caller, from the pages kept (common/rendered-page-cache.ts) while
- * no VPC, subnet or interface has changed since it was rendered; else rendered now, and kept. The
- * counters' read that stamps the page also confirms an actor let in on the token cache's
+ * An unrestricted caller's answer from those kept (common/rendered-page-cache.ts) in `list` under
+ * `key` while no VPC, subnet or interface has changed since it was rendered; else rendered now,
+ * and kept. The counters' read that stamps it also confirms an actor let in on the token cache's
  * remembered lookup (confirmed-read.ts): it was made after the request started. A restricted
- * user's page depends on their grants too, and is rendered every time.
+ * user's answer depends on their grants too, and is rendered every time (`uncached`, which
+ * confirms the actor in its own statement).
  */
-export async function listVpcsPage(
+async function keptAnswer(
   ctx: RequestContext,
-  query: ListQuery,
-  counters: () => Promise<ReadonlyMap<string, number>>,
+  counters: Counters,
+  list: string,
+  key: (actor: RequestContext['actor']) => string,
+  render: (ctx: RequestContext) => Promise<string>,
+  uncached: (ctx: RequestContext) => Promise<string>,
 ): Promise<Buffer | string> {
-  if (ctx.actor.user.restricted) return listVpcsJson(ctx, query)
+  if (ctx.actor.user.restricted) return uncached(ctx)
   return confirmedRead<RequestContext, Buffer | string>(ctx, async (c) => {
     const read = await counters()
     const stamp = read.get(VPCS_COUNTER)
     const confirmed = read.get(CREDENTIALS_COUNTER)
-    const render = async () =>
-      pageJson(await repo.listVpcJson(c.db, grantedListScope(c.actor), query.filter, query.page))
     // Confirmed since the remembered lookup, the user may have become restricted.
-    if (stamp === undefined || c.actor.user.restricted) return { value: await render(), stamp: confirmed }
-    const key = pageKey(c.actor.accountId, query)
-    const pages = renderedPagesOf(c.db, VPCS_COUNTER)
-    return { value: pages.get(key, stamp) ?? pages.set(key, await render(), { stamp }), stamp: confirmed }
+    if (stamp === undefined || c.actor.user.restricted) return { value: await render(c), stamp: confirmed }
+    const answers = renderedPagesOf(c.db, list)
+    const k = key(c.actor)
+    return { value: answers.get(k, stamp) ?? answers.set(k, await render(c), { stamp }), stamp: confirmed }
   })
 }
 
+/** The list page: an unrestricted caller's from the pages kept per account (`keptAnswer`). */
+export function listVpcsPage(
+  ctx: RequestContext,
+  query: ListQuery,
+  counters: Counters,
+): Promise<Buffer | string> {
+  return keptAnswer(
+    ctx,
+    counters,
+    'vpc pages',
+    (actor) => pageKey(actor.accountId, query),
+    async (c) => pageJson(await repo.listVpcJson(c.db, grantedListScope(c.actor), query.filter, query.page)),
+    (c) => listVpcsJson(c, query),
+  )
+}
+
+/** A VPC: an unrestricted caller's from the VPCs kept per account (`keptAnswer`); else 404. */
+export function getVpcAnswer(
+  ctx: RequestContext,
+  ids: { vpcId: number },
+  counters: Counters,
+): Promise<Buffer | string> {
+  return keptAnswer(
+    ctx,
+    counters,
+    'vpcs',
+    (actor) => `${actor.accountId}\n${ids.vpcId}`,
+    async (c) =>
+      grantedVpc(
+        c,
+        ids,
+        (await repo.findAccountVpcJson(c.db, c.actor.accountId, ids.vpcId)).json,
+        'read_only',
+      ),
+    (c) => getVpcJson(c, ids),
+  )
+}
+
 /** A VPC as JSON text (see vpc-json.ts), its statement confirming the actor (confirmed-read.ts). */
-export function getVpcJson(ctx: RequestContext, ids: { vpcId: number }): Promise<string> {
+function getVpcJson(ctx: RequestContext, ids: { vpcId: number }): Promise<string> {
   return confirmedRead(ctx, async (c) => {
     const stamped = c.actor.unconfirmed !== undefined
     const { json, stamp } = await repo.findAccountVpcJson(c.db, c.actor.accountId, ids.vpcId, stamped)

@@ -6,11 +6,11 @@ import { useTestApp } from '../../helpers/app.ts'
 import { createAccount, createUser, grantEntity, type TestUser } from '../../helpers/factories.ts'
 
 /**
- * A VPC page is kept as sent while no VPC, subnet or interface changed since it was rendered
- * (common/rendered-page-cache.ts). Whatever changes, the next answer must be the one the database
- * gives now.
+ * A VPC page, and a VPC, are kept as sent while no VPC, subnet or interface changed since they were
+ * rendered (common/rendered-page-cache.ts). Whatever changes, the next answer must be the one the
+ * database gives now.
  */
-describe('VPC pages kept as sent', () => {
+describe('VPC pages and VPCs kept as sent', () => {
   const api = useTestApp()
 
   const list = async (who: TestUser, filter?: object) => {
@@ -120,5 +120,55 @@ describe('VPC pages kept as sent', () => {
     const res = await api.request({ method: 'GET', url: '/v4/vpcs', headers: owner.headers })
     assert.equal(res.status, 401)
     assert.deepEqual(res.body, { errors: [{ reason: 'Invalid Token' }] })
+  })
+  const get = (who: TestUser, vpcId: number) =>
+    api.request({ method: 'GET', url: `/v4/vpcs/${vpcId}`, headers: who.headers })
+
+  it('answers a VPC with the same bytes again, and each change to it, its subnets and interfaces at once', async () => {
+    const owner = await createAccount(api)
+    const vpc = await createVpc(api, owner, {
+      label: 'single',
+      subnets: [{ label: 'app', ipv4: '10.3.0.0/24' }],
+    })
+    const first = await get(owner, vpc.id)
+    assert.equal(first.status, 200)
+    assert.equal(Number(first.headers['content-length']), Buffer.byteLength(first.raw.body))
+    assert.equal((await get(owner, vpc.id)).raw.body, first.raw.body)
+    await api.request({
+      method: 'PUT',
+      url: `/v4/vpcs/${vpc.id}`,
+      headers: owner.headers,
+      payload: { label: 'renamed' },
+    })
+    assert.equal((await get(owner, vpc.id)).body.label, 'renamed')
+    const instance = await createInstance(api, owner, {
+      interfaces: [{ purpose: 'vpc', subnet_id: vpc.subnets[0].id }],
+    })
+    const attached = (await get(owner, vpc.id)).body.subnets[0].linodes
+    assert.equal(attached[0]?.id, instance.id)
+    assert.equal(attached[0]?.interfaces[0]?.active, true)
+    await power(api, owner, instance.id, 'shutdown')
+    assert.equal((await get(owner, vpc.id)).body.subnets[0].linodes[0]?.interfaces[0]?.active, false)
+  })
+
+  it('refuses another account’s VPC and an ungranted one though it is kept, and a VPC deleted elsewhere', async () => {
+    const owner = await createAccount(api)
+    const other = await createAccount(api)
+    const member = await createUser(api, owner)
+    const vpc = await createVpc(api, owner)
+    assert.equal((await get(owner, vpc.id)).status, 200)
+    const notFound = { errors: [{ reason: 'Not found' }] }
+    const elsewhere = await get(other, vpc.id)
+    assert.equal(elsewhere.status, 404)
+    assert.deepEqual(elsewhere.body, notFound)
+    const ungranted = await get(member, vpc.id)
+    assert.equal(ungranted.status, 403)
+    assert.deepEqual(ungranted.body, { errors: [{ reason: 'Unauthorized' }] })
+    await grantEntity(api, member, 'vpc', vpc.id, 'read_only')
+    assert.equal((await get(member, vpc.id)).status, 200)
+    await sql`delete from vpcs where id = ${vpc.id}`.execute(api.db)
+    const gone = await get(owner, vpc.id)
+    assert.equal(gone.status, 404)
+    assert.deepEqual(gone.body, notFound)
   })
 })
