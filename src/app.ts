@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify'
 import type { BlobStore } from './blobs/blob-store.ts'
 import { MemoryBlobStore } from './blobs/memory-blob-store.ts'
+import { stopKeepingPages } from './common/rendered-page-cache.ts'
 import { AdjustableClock } from './common/time.ts'
 import type { Db } from './db/connect.ts'
 import { CONTROL_OPERATIONS, control, controlClock, controlFaults } from './modules/control/control.plugin.ts'
@@ -60,6 +61,8 @@ export interface AppOptions {
   control?: boolean
   /** With the control API: record every API request in the journal (on when left out). */
   journal?: boolean
+  /** Keep list pages as sent until their rows change (common/rendered-page-cache.ts); on when left out. */
+  keptPages?: boolean
   /** Timeouts and the connection limit of the HTTP server; defaults when left out. */
   http?: Partial<HttpLimits>
   /** The wire vocabulary (CLOUDPLANE_NAMING): the API document's words when left out. */
@@ -102,6 +105,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('compileSerializers', serializers.compile)
   applyServerLimits(app.server, options.http)
 
+  if (options.keptPages === false) stopKeepingPages(options.db)
   await app.register(dbPlugin, {
     db: options.db,
     clock: options.clock ?? new AdjustableClock(),

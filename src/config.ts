@@ -45,6 +45,8 @@ export interface Config {
   control: boolean
   /** With the control API: the request journal (CLOUDPLANE_JOURNAL, on unless off). */
   journal: boolean
+  /** List pages kept as sent until their rows change (CLOUDPLANE_KEPT_PAGES, on unless off). */
+  keptPages: boolean
   /** The control API's key (CLOUDPLANE_ADMIN_KEY); undefined: generated on first start, printed once. */
   adminKey: string | undefined
   /** A seed file's path and text (CLOUDPLANE_SEED_FILE), read at start-up. */
@@ -172,6 +174,11 @@ export function loadConfig(
     throw new ConfigError('CLOUDPLANE_JOURNAL', `must be on or off, got "${journalText}"`)
   }
   const journal = journalText === undefined || ['on', 'true', '1'].includes(journalText)
+  const keptText = get('CLOUDPLANE_KEPT_PAGES')?.toLowerCase()
+  if (keptText !== undefined && !['on', 'off', 'true', 'false', '1', '0'].includes(keptText)) {
+    throw new ConfigError('CLOUDPLANE_KEPT_PAGES', `must be on or off, got "${keptText}"`)
+  }
+  const keptPages = keptText === undefined || ['on', 'true', '1'].includes(keptText)
   const adminKey = get('CLOUDPLANE_ADMIN_KEY')
   if (adminKey !== undefined && !/^[\x21-\x7e]{16,256}$/.test(adminKey)) {
     throw new ConfigError('CLOUDPLANE_ADMIN_KEY', 'must be 16-256 printable characters without spaces')
@@ -224,6 +231,7 @@ export function loadConfig(
     databaseConnectTimeoutMs,
     control,
     journal,
+    keptPages,
     adminKey,
     seedFile,
     randomSeed: get('CLOUDPLANE_RANDOM_SEED'),

@@ -147,6 +147,7 @@ export async function startServer(config: Config): Promise<FastifyInstance> {
     jobs: { poll: true },
     control: config.control,
     journal: config.journal,
+    keptPages: config.keptPages,
     naming: config.naming,
     rateLimits: { mode: config.rateLimits, redisUrl: config.redisUrl },
     imageUploads: {

@@ -110,6 +110,11 @@ export const SETTINGS = {
     value: 'on|off',
     help: 'with the control API: record every API request in the request journal [on]',
   },
+  'kept-pages': {
+    env: 'CLOUDPLANE_KEPT_PAGES',
+    value: 'on|off',
+    help: "keep each caller's list pages as sent until their rows change; off renders every page [on]",
+  },
   'admin-key': {
     env: 'CLOUDPLANE_ADMIN_KEY',
     value: '<key>',

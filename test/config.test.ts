@@ -15,6 +15,13 @@ describe('configuration', () => {
     assert.equal(baseUrl(config), 'http://127.0.0.1:8080')
   })
 
+  it('keeps list pages unless CLOUDPLANE_KEPT_PAGES or --kept-pages is off; refuses another value', () => {
+    assert.equal(loadConfig({}).keptPages, true)
+    assert.equal(loadConfig({ CLOUDPLANE_KEPT_PAGES: 'off' }).keptPages, false)
+    assert.equal(loadConfig({ CLOUDPLANE_KEPT_PAGES: 'off' }, { 'kept-pages': 'on' }).keptPages, true)
+    assert.throws(() => loadConfig({ CLOUDPLANE_KEPT_PAGES: 'sometimes' }), ConfigError)
+  })
+
   it('reads the environment, and flags override it', () => {
     const config = loadConfig(
       {

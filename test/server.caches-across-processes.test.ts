@@ -123,6 +123,36 @@ describe('caches of two API processes on one database', () => {
     assert.equal((await call(second, token, 'GET', '/v4/vpcs/1')).status, 401)
   })
 
+  it('kept event pages show an event and a mark made through the other process at once, and refuse a revoked token', async () => {
+    const [first, second] = servers
+    const created = await call(first, admin, 'POST', '/v4/profile/tokens', { label: 'event-pages' })
+    const { id: tokenId, token } = (await created.json()) as { id: number; token: string }
+    type Page = { data: Array<{ id: number; action: string; seen: boolean; entity: { label: string } }> }
+    const newest = async (server: ServerProcess) => {
+      const res = await call(server, token, 'GET', '/v4/account/events')
+      assert.equal(res.status, 200)
+      return ((await res.json()) as Page).data[0]
+    }
+    for (const [writer, reader] of [
+      [first, second],
+      [second, first],
+    ] as const) {
+      // Both processes keep the page as it is now.
+      await newest(reader)
+      await newest(writer)
+      const label = `events-${randomBytes(3).toString('hex')}`
+      assert.equal((await call(writer, token, 'POST', '/v4/vpcs', { label, region: 'us-iad' })).status, 200)
+      const event = await newest(reader)
+      assert.equal(event?.entity.label, label, 'the new event on the other process')
+      assert.equal(event?.seen, false)
+      assert.equal((await call(writer, token, 'POST', `/v4/account/events/${event?.id}/seen`)).status, 200)
+      assert.equal((await newest(reader))?.seen, true, 'the mark on the other process')
+    }
+    assert.equal((await call(second, admin, 'DELETE', `/v4/profile/tokens/${tokenId}`)).status, 200)
+    assert.equal((await call(first, token, 'GET', '/v4/account/events')).status, 401)
+    assert.equal((await call(second, token, 'GET', '/v4/account/events')).status, 401)
+  })
+
   it('a region marked down by the CLI shows in both processes on the next request, and back up', async () => {
     const regionStatus = async (server: ServerProcess, id: string) => {
       const list = (await (await fetch(`${server.baseUrl}/v4/regions`)).json()) as {

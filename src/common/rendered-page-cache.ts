@@ -60,10 +60,33 @@ export class RenderedPageCache {
 export const pageKey = (owner: string | number, { page, filter }: ListQuery): string =>
   `${owner}\n${page.page}\n${page.pageSize}\n${filter ?? ''}`
 
+/** Keeps nothing: every page is rendered from the database (CLOUDPLANE_KEPT_PAGES=off). */
+class NoPages extends RenderedPageCache {
+  override get(): undefined {
+    return undefined
+  }
+
+  override set(_key: string, text: string): Buffer {
+    return Buffer.from(text)
+  }
+}
+
+const NO_PAGES = new NoPages()
 const caches = new WeakMap<object, Map<string, RenderedPageCache>>()
+const notKept = new WeakSet<object>()
+
+/**
+ * From now on no page of this database is kept: each is rendered by its statement, as the
+ * benchmarks of the list queries need, or where an operator would rather spend no memory on them.
+ */
+export function stopKeepingPages(db: object): void {
+  notKept.add(db)
+  caches.delete(db)
+}
 
 /** The pages of one list kept for one database (a process may serve several, as tests do). */
 export function renderedPagesOf(db: object, list: string): RenderedPageCache {
+  if (notKept.has(db)) return NO_PAGES
   let lists = caches.get(db)
   if (lists === undefined) {
     lists = new Map()

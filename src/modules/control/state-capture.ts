@@ -138,8 +138,9 @@ export async function restoreState(
 
   if (engine === 'sqlite') {
     // A re-created table fired no DELETE trigger: tell every cache (the token cache of every
-    // process) that anything may have changed.
+    // process, every account's kept event pages) that anything may have changed.
     await sql`update change_counters set value = value + 1`.execute(any)
+    await sql`update event_versions set value = value + 1`.execute(any)
   }
   if (accountId === undefined) {
     // An account's restore kept them in step through the triggers; a re-created table did not.

@@ -47,6 +47,8 @@ const EXCLUDED = new Set([
   // Derived from `events` by triggers; rebuilt after a restore.
   'event_tallies',
   'event_range_tallies',
+  // Versions of each account's events for the pages kept as sent: they only ever move up.
+  'event_versions',
 ])
 
 interface ForeignKey {

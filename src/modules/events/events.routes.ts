@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { parseId } from '../../common/ids.ts'
-import { sendRenderedJson } from '../../common/rendered-json.ts'
+import { sendPage } from '../../common/rendered-page-cache.ts'
 import { listInput, listRoute, route } from '../../common/route-schemas.ts'
 import { EmptyObjectSchema } from '../../common/schemas.ts'
 import { contextOf } from '../../plugins/request-context.ts'
@@ -15,7 +15,8 @@ export const eventsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/account/events',
     listRoute(
-      auth,
+      // The page's own statement confirms a remembered token (events.service.ts).
+      { ...auth, confirmedInStatement: true },
       {
         operationId: 'getEvents',
         summary: "List the account's events of the last 90 days, newest first",
@@ -23,10 +24,8 @@ export const eventsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       EventPageSchema,
     ),
-    async (request, reply) => {
-      const page = await events.listEventsJson(contextOf(request), listInput(request))
-      return sendRenderedJson(reply, page)
-    },
+    async (request, reply) =>
+      sendPage(reply, await events.listEventsPage(contextOf(request), listInput(request))),
   )
 
   app.get(

@@ -2,9 +2,12 @@ import { inContextTransaction, type RequestContext } from '../../common/context.
 import { notFound } from '../../common/errors.ts'
 import type { ListQuery } from '../../common/pagination.ts'
 import { pageJson } from '../../common/rendered-json.ts'
+import { pageKey, renderedPagesOf } from '../../common/rendered-page-cache.ts'
 import { addSeconds, nowTimestamp } from '../../common/time.ts'
 import type { Db } from '../../db/connect.ts'
+import { confirmedRead } from '../auth/confirmed-read.ts'
 import { grantedListScope } from '../grants/authorize.ts'
+import { oldestEventSince, readEventPageStamp } from './event-page-stamp.ts'
 import type { NewEvent } from './event-types.ts'
 import { toEvent } from './event-wire.ts'
 import * as repo from './events.repository.ts'
@@ -14,13 +17,45 @@ import type { Event } from './events.schemas.ts'
 const RETENTION_SECONDS = 90 * 24 * 3600
 
 /** What the caller may see: their account's events of the retention window, only granted ones if restricted. */
-function scopeOf(ctx: RequestContext): repo.EventScope {
-  return { ...grantedListScope(ctx.actor), since: addSeconds(nowTimestamp(ctx.clock), -RETENTION_SECONDS) }
+function scopeOf(ctx: RequestContext, now = nowTimestamp(ctx.clock)): repo.EventScope {
+  return { ...grantedListScope(ctx.actor), since: addSeconds(now, -RETENTION_SECONDS) }
 }
 
-/** The list page as JSON text, rendered by the database. */
-export async function listEventsJson(ctx: RequestContext, query: ListQuery): Promise<string> {
-  return pageJson(await repo.listEventJson(ctx.db, scopeOf(ctx), query.filter, query.page))
+/** The list page as JSON text, rendered by the database, as of `now` (default: the clock's now). */
+async function listEventsJson(ctx: RequestContext, query: ListQuery, now?: string): Promise<string> {
+  return pageJson(await repo.listEventJson(ctx.db, scopeOf(ctx, now), query.filter, query.page))
+}
+
+/**
+ * The page's bytes. An unrestricted caller's come from the pages kept per account
+ * (common/rendered-page-cache.ts) while the account's events version has not moved and no event
+ * has left the 90-day window since the page was rendered; else rendered now, and kept. The
+ * statement that reads the version also confirms an actor let in on the token cache's remembered
+ * lookup (confirmed-read.ts). A restricted user's page depends on their grants too, and is
+ * rendered every time, for a confirmed actor.
+ */
+export async function listEventsPage(ctx: RequestContext, query: ListQuery): Promise<Buffer | string> {
+  const unconfirmed = ctx.actor.unconfirmed
+  if (ctx.actor.user.restricted) {
+    const actor = unconfirmed === undefined ? ctx.actor : await unconfirmed.confirm()
+    return listEventsJson({ ...ctx, actor }, query)
+  }
+  return confirmedRead<RequestContext, Buffer | string>(ctx, async (c) => {
+    // Confirmed since the remembered lookup, the user may have become restricted.
+    if (c.actor.user.restricted) return { value: await listEventsJson(c, query), stamp: undefined }
+    const now = nowTimestamp(c.clock)
+    const { version, credentials } = await readEventPageStamp(c.db, c.actor.accountId)
+    const pages = renderedPagesOf(c.db, 'event pages')
+    const key = pageKey(c.actor.accountId, query)
+    const kept = pages.get(key, version, now)
+    if (kept !== undefined) return { value: kept, stamp: credentials }
+    // Read after the version: an event added meanwhile moves the version past the page's stamp.
+    const oldest = await oldestEventSince(c.db, c.actor.accountId, addSeconds(now, -RETENTION_SECONDS))
+    const text = await listEventsJson(c, query, now)
+    // The oldest event leaves the window one second after it is 90 days old.
+    const until = oldest === null ? null : addSeconds(oldest, RETENTION_SECONDS + 1)
+    return { value: pages.set(key, text, { stamp: version, from: now, until }), stamp: credentials }
+  })
 }
 
 /** An event the caller may see, within the retention window; else 404. */
