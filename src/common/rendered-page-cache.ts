@@ -84,6 +84,9 @@ export function stopKeepingPages(db: object): void {
   caches.delete(db)
 }
 
+/** Whether pages of this database are kept (CLOUDPLANE_KEPT_PAGES). */
+export const keepsPages = (db: object): boolean => !notKept.has(db)
+
 /** The pages of one list kept for one database (a process may serve several, as tests do). */
 export function renderedPagesOf(db: object, list: string): RenderedPageCache {
   if (notKept.has(db)) return NO_PAGES

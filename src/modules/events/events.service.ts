@@ -2,7 +2,7 @@ import { inContextTransaction, type RequestContext } from '../../common/context.
 import { notFound } from '../../common/errors.ts'
 import type { ListQuery } from '../../common/pagination.ts'
 import { pageJson } from '../../common/rendered-json.ts'
-import { pageKey, renderedPagesOf } from '../../common/rendered-page-cache.ts'
+import { keepsPages, pageKey, renderedPagesOf } from '../../common/rendered-page-cache.ts'
 import { addSeconds, nowTimestamp } from '../../common/time.ts'
 import type { Db } from '../../db/connect.ts'
 import { confirmedRead } from '../auth/confirmed-read.ts'
@@ -35,6 +35,8 @@ async function listEventsJson(ctx: RequestContext, query: ListQuery, now?: strin
  * rendered every time, for a confirmed actor.
  */
 export async function listEventsPage(ctx: RequestContext, query: ListQuery): Promise<Buffer | string> {
+  // No page kept (CLOUDPLANE_KEPT_PAGES=off): the page's statement alone, for a confirmed actor.
+  if (!keepsPages(ctx.db)) return listEventsJson(ctx, query)
   const unconfirmed = ctx.actor.unconfirmed
   if (ctx.actor.user.restricted) {
     const actor = unconfirmed === undefined ? ctx.actor : await unconfirmed.confirm()

@@ -226,5 +226,9 @@ describe('event pages with CLOUDPLANE_KEPT_PAGES=off', () => {
     }
     await sql`delete from events where account_id = ${owner.accountId}`.execute(api.db)
     assert.equal((await page()).body.results, 0)
+    await sql`delete from tokens where user_id = ${owner.user.id}`.execute(api.db)
+    const res = await api.request({ method: 'GET', url: '/v4/account/events', headers: owner.headers })
+    assert.equal(res.status, 401)
+    assert.deepEqual(res.body, { errors: [{ reason: 'Invalid Token' }] })
   })
 })
