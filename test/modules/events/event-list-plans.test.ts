@@ -85,7 +85,7 @@ describe('account events: query plans that stay flat', { skip: !onSqlite && 'SQL
       const statements = statementsOf(filter)
       const page = await plan(fill(statements.page, valuesOf(filter)))
       // A walk of blocks of ids (a `created` range in id order) sorts the ids of one block at a time.
-      const walks = /SEARCH b USING INDEX/.test(page)
+      const walks = /SEARCH b USING PRIMARY KEY/.test(page)
       assert.doesNotMatch(page, walks ? /TEMP B-TREE (?!FOR LAST TERM OF ORDER BY)/ : /TEMP B-TREE/, page)
       assert.doesNotMatch(page, /SCAN events/, page)
       const count = await plan(fill(statements.count, valuesOf(filter)))
@@ -103,12 +103,12 @@ describe('account events: query plans that stay flat', { skip: !onSqlite && 'SQL
       // The tallies of blocks, walked in the key's order (one per block: none of a greater kind)…
       assert.match(
         page,
-        /SEARCH b USING INDEX \w+ \(account_id=\? AND scale=\?( AND bucket>\? AND bucket<\?)?\)/,
+        /SEARCH b USING PRIMARY KEY \(account_id=\? AND scale=\?( AND bucket>\? AND bucket<\?)?\)/,
         page,
       )
       assert.match(
         page,
-        /SEARCH d USING INDEX \w+ \(account_id=\? AND scale=\? AND bucket=\? AND action[>=]\?/,
+        /SEARCH d USING PRIMARY KEY \(account_id=\? AND scale=\? AND bucket=\? AND action[>=]\?/,
         page,
       )
       // …the events of each block over an index by id, sorted within the block only…
@@ -133,10 +133,10 @@ describe('account events: query plans that stay flat', { skip: !onSqlite && 'SQL
       { action: { '+neq': 'vpc_create' } },
     ]) {
       const count = await plan(fill(statementsOf(filter).count, valuesOf(filter)))
-      assert.match(count, /SEARCH t USING INDEX \w+ \(account_id=\? AND day>\? AND day<\?\)/, count)
+      assert.match(count, /SEARCH t USING PRIMARY KEY \(account_id=\? AND day>\? AND day<\?\)/, count)
       assert.match(
         count,
-        /SEARCH t USING INDEX \w+ \(account_id=\? AND scale=\? AND bucket>\? AND bucket<\?\)/,
+        /SEARCH t USING PRIMARY KEY \(account_id=\? AND scale=\? AND bucket>\? AND bucket<\?\)/,
         count,
       )
       // The partial minutes at the window's ends, counted over an index.
@@ -150,7 +150,7 @@ describe('account events: query plans that stay flat', { skip: !onSqlite && 'SQL
   it('counts every range of id and created from the tallies, reading events only in bounded ranges', async () => {
     for (const filter of RANGES) {
       const count = await plan(fill(statementsOf(filter).count, valuesOf(filter)))
-      assert.match(count, /SEARCH t USING INDEX \w+ \(account_id=\? AND (scale=\? AND bucket|day)>\?/, count)
+      assert.match(count, /SEARCH t USING PRIMARY KEY \(account_id=\? AND (scale=\? AND bucket|day)>\?/, count)
       // Events are read only over a range bounded on both sides: a partial block of ids or minute,
       // or one block of ids across the window's edge.
       for (const search of count.split(' | ').filter((step) => /SEARCH (events|e) /.test(step))) {
