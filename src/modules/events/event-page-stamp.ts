@@ -28,12 +28,14 @@ const statements = defineShaped('event page stamp', (db, _shape: Record<string, 
         coalesce(v.value, 0) as version, ${counterColumn(CREDENTIALS_COUNTER)} as credentials
       from unnest(${stableSlot<number[]>(dialect, 'accounts')}::bigint[]) as a(account)
       left join event_versions v on v.account_id = a.account`.compile(db),
-    // The account's first event to leave the 90-day window, on its index of events by time.
+    // The account's first event to leave the 90-day window: the first entry of its index of
+    // events by time from there. Ordered by that index's columns, not as min(created): PostgreSQL
+    // plans a connection's statement once (docs/decisions.md), and on a nearly empty table it
+    // planned the aggregate over another index of the account, reading every one of its events.
     oldest: db
       .selectNoFrom(
-        sql<
-          string | null
-        >`(select min(created) from events where account_id = ${account} and created >= ${stableSlot<string>(dialect, 'since')})`.as(
+        sql<string | null>`(select created from events where account_id = ${account}
+          and created >= ${stableSlot<string>(dialect, 'since')} order by account_id, created limit 1)`.as(
           'oldest',
         ),
       )

@@ -81,3 +81,65 @@ describe('account events: plans kept as the account grows', () => {
     )
   })
 })
+
+/**
+ * The statements of a kept event page's validity are planned once per connection too, often while
+ * the account, or the whole table, is still empty: the plan made then must stay a walk of one entry.
+ */
+describe('account events: the oldest event in the window, planned on an empty table', () => {
+  const api = useTestApp()
+
+  const list = (owner: TestUser, query: string) =>
+    api.request({ method: 'GET', url: `/v4/account/events${query}`, headers: owner.headers })
+
+  it('finds when a kept page expires from one entry of the account, though planned while the table was empty (PostgreSQL)', {
+    skip: !onPostgres && 'PostgreSQL plan cache',
+  }, async () => {
+    // The first page is rendered while this schema's events table is empty: each connection plans
+    // the statement that finds the account's oldest event in the window then, and keeps that plan.
+    const owner = await createAccount(api)
+    assert.equal((await list(owner, '?page_size=25')).status, 200)
+    await addEvents(api, owner, 5000)
+    const pool = postgresPoolOf(api.db)
+    assert.ok(pool)
+    const clients = await Promise.all(Array.from({ length: pool.totalCount }, () => pool.connect()))
+    const read: number[] = []
+    try {
+      for (const client of clients) {
+        const found = await client.query<{ name: string }>(
+          `select name from pg_prepared_statements where name like 'cloudplane_%' and statement like '%"oldest"%'`,
+        )
+        for (const { name } of found.rows) {
+          const since = addSeconds(nowTimestamp(api.clock), -90 * 86_400)
+          const plan = await client.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(
+            // EXPLAIN takes no parameters: the values as literals.
+            `explain (analyze, format json) execute ${name}(${Number(owner.accountId)}, ${client.escapeLiteral(since)})`,
+          )
+          read.push(
+            rowsScanned((plan.rows[0] as { 'QUERY PLAN': Array<{ Plan: PlanNode }> })['QUERY PLAN'][0].Plan),
+          )
+        }
+      }
+    } finally {
+      for (const client of clients) client.release()
+    }
+    assert.ok(read.length > 0, 'a connection ran the statement')
+    assert.ok(
+      read.every((n) => n <= 1),
+      `index entries read by each connection's plan: ${JSON.stringify(read)} (the account holds 5,000)`,
+    )
+  })
+})
+
+interface PlanNode {
+  'Node Type': string
+  'Actual Rows': number
+  'Actual Loops': number
+  Plans?: PlanNode[]
+}
+
+/** Rows the plan's scans returned, over all their loops. */
+function rowsScanned(node: PlanNode): number {
+  const own = node['Node Type'].includes('Scan') ? node['Actual Rows'] * node['Actual Loops'] : 0
+  return own + (node.Plans ?? []).reduce((sum, child) => sum + rowsScanned(child), 0)
+}
