@@ -150,7 +150,11 @@ describe('account events: query plans that stay flat', { skip: !onSqlite && 'SQL
   it('counts every range of id and created from the tallies, reading events only in bounded ranges', async () => {
     for (const filter of RANGES) {
       const count = await plan(fill(statementsOf(filter).count, valuesOf(filter)))
-      assert.match(count, /SEARCH t USING PRIMARY KEY \(account_id=\? AND (scale=\? AND bucket|day)>\?/, count)
+      assert.match(
+        count,
+        /SEARCH t USING PRIMARY KEY \(account_id=\? AND (scale=\? AND bucket|day)>\?/,
+        count,
+      )
       // Events are read only over a range bounded on both sides: a partial block of ids or minute,
       // or one block of ids across the window's edge.
       for (const search of count.split(' | ').filter((step) => /SEARCH (events|e) /.test(step))) {
