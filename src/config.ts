@@ -163,22 +163,9 @@ export function loadConfig(
   const imageUploadLimit = sizeSetting(get, 'CLOUDPLANE_IMAGE_UPLOAD_LIMIT', '5G')
   const imageSizeLimit = sizeSetting(get, 'CLOUDPLANE_IMAGE_SIZE_LIMIT', '6G')
 
-  const controlText = get('CLOUDPLANE_CONTROL')?.toLowerCase()
-  if (controlText !== undefined && !['on', 'off', 'true', 'false', '1', '0'].includes(controlText)) {
-    throw new ConfigError('CLOUDPLANE_CONTROL', `must be on or off, got "${controlText}"`)
-  }
-  const control =
-    controlText === undefined ? database.kind === 'sqlite' : ['on', 'true', '1'].includes(controlText)
-  const journalText = get('CLOUDPLANE_JOURNAL')?.toLowerCase()
-  if (journalText !== undefined && !['on', 'off', 'true', 'false', '1', '0'].includes(journalText)) {
-    throw new ConfigError('CLOUDPLANE_JOURNAL', `must be on or off, got "${journalText}"`)
-  }
-  const journal = journalText === undefined || ['on', 'true', '1'].includes(journalText)
-  const keptText = get('CLOUDPLANE_KEPT_PAGES')?.toLowerCase()
-  if (keptText !== undefined && !['on', 'off', 'true', 'false', '1', '0'].includes(keptText)) {
-    throw new ConfigError('CLOUDPLANE_KEPT_PAGES', `must be on or off, got "${keptText}"`)
-  }
-  const keptPages = keptText === undefined || ['on', 'true', '1'].includes(keptText)
+  const control = onOffSetting(get, 'CLOUDPLANE_CONTROL') ?? (database.kind === 'sqlite')
+  const journal = onOffSetting(get, 'CLOUDPLANE_JOURNAL') ?? true
+  const keptPages = onOffSetting(get, 'CLOUDPLANE_KEPT_PAGES') ?? true
   const adminKey = get('CLOUDPLANE_ADMIN_KEY')
   if (adminKey !== undefined && !/^[\x21-\x7e]{16,256}$/.test(adminKey)) {
     throw new ConfigError('CLOUDPLANE_ADMIN_KEY', 'must be 16-256 printable characters without spaces')
@@ -282,6 +269,16 @@ export function isMemoryDatabase(config: Pick<Config, 'database'>): boolean {
 const SIZE_UNITS: Record<string, number> = { '': 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3, T: 1024 ** 4 }
 
 /** A byte count: `5368709120`, `5G`, `512M`, `64K` (binary units; a trailing `B`/`iB` is allowed). */
+/** A switch given as on/off (or true/false, 1/0, any case); undefined when not given. */
+function onOffSetting(get: (name: string) => string | undefined, name: string): boolean | undefined {
+  const text = get(name)?.toLowerCase()
+  if (text === undefined) return undefined
+  if (!['on', 'off', 'true', 'false', '1', '0'].includes(text)) {
+    throw new ConfigError(name, `must be on or off, got "${text}"`)
+  }
+  return ['on', 'true', '1'].includes(text)
+}
+
 function sizeSetting(get: (name: string) => string | undefined, name: string, fallback: string): number {
   const text = get(name) ?? fallback
   const m = /^([0-9]+(?:\.[0-9]+)?)\s*([KMGT]?)(?:i?B)?$/i.exec(text.trim())
