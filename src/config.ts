@@ -163,7 +163,7 @@ export function loadConfig(
   const imageUploadLimit = sizeSetting(get, 'CLOUDPLANE_IMAGE_UPLOAD_LIMIT', '5G')
   const imageSizeLimit = sizeSetting(get, 'CLOUDPLANE_IMAGE_SIZE_LIMIT', '6G')
 
-  const control = onOffSetting(get, 'CLOUDPLANE_CONTROL') ?? (database.kind === 'sqlite')
+  const control = onOffSetting(get, 'CLOUDPLANE_CONTROL') ?? database.kind === 'sqlite'
   const journal = onOffSetting(get, 'CLOUDPLANE_JOURNAL') ?? true
   const keptPages = onOffSetting(get, 'CLOUDPLANE_KEPT_PAGES') ?? true
   const adminKey = get('CLOUDPLANE_ADMIN_KEY')
