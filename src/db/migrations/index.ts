@@ -25,6 +25,7 @@ import * as eventTallyLockOrder from './2026_11_27_0045_event_tally_lock_order.t
 import * as vpcListCounter from './2026_11_27_0500_vpc_list_counter.ts'
 import * as eventPageVersions from './2026_11_27_0900_event_page_versions.ts'
 import * as talliesWithoutRowid from './2026_11_27_1200_tallies_without_rowid.ts'
+import * as eventTalliesAtCommit from './2026_11_27_1500_event_tallies_at_commit.ts'
 
 /**
  * Every migration, in order. A static list rather than a folder scan, so the set is explicit and
@@ -57,4 +58,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_0500_vpc_list_counter': vpcListCounter,
   '2026_11_27_0900_event_page_versions': eventPageVersions,
   '2026_11_27_1200_tallies_without_rowid': talliesWithoutRowid,
+  '2026_11_27_1500_event_tallies_at_commit': eventTalliesAtCommit,
 }

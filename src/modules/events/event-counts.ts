@@ -433,11 +433,20 @@ export function countSlots(filter: string | null, since: string): Record<string,
 }
 
 /**
+ * PostgreSQL: the transaction-local list of events written alone whose tallies wait for the commit
+ * (migration 2026_11_27_1500_event_tallies_at_commit).
+ */
+const TALLIES_AT_COMMIT = 'cloudplane.tallies_at_commit'
+
+/**
  * Tallies every account's events again from the events themselves: after a restore that emptied
- * the events table without its delete trigger (SQLite drops and re-creates a large one).
+ * the events table without its delete trigger (SQLite drops and re-creates a large one). Call it in
+ * the transaction that wrote the events.
  */
 export async function rebuildEventCounts(db: Db): Promise<void> {
   const postgres = dialectOf(db) === 'postgres'
+  // The events counted here are all of them: none is left to be added again at the commit.
+  if (postgres) await sql`select set_config(${TALLIES_AT_COMMIT}, '', true)`.execute(db)
   const day = postgres ? sql`to_char(created, 'YYYY-MM-DD')` : sql`substr(created, 1, 10)`
   await sql`delete from event_tallies`.execute(db)
   await sql`insert into event_tallies (account_id, day, action, entity_key, read, n)
