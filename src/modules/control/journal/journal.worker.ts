@@ -135,9 +135,10 @@ function postgresStore(config: pg.ClientConfig): Store {
     })
     return client
   }
-  const query = async (text: string, values?: unknown[]) => {
+  // Named: each statement is parsed and planned once per connection, not at every batch.
+  const query = async (name: string, text: string, values?: unknown[]) => {
     const c = await connect()
-    return c.query(text, values)
+    return c.query({ name, text, values })
   }
   const [prune, pruneBodies] = [PRUNE_SQL, pruneBodiesSql(true)].map(numbered) as [string, string]
   return {
@@ -145,7 +146,7 @@ function postgresStore(config: pg.ClientConfig): Store {
       // One statement, one round trip (the driver's cost is per statement, not per byte).
       if (row !== undefined || batch.dropped > 0) {
         const { entries, process, lastAtMs, lastRealMs, rows, digests } = row ?? EMPTY
-        await query(POSTGRES_BATCH_SQL, [
+        await query('journal_batch', POSTGRES_BATCH_SQL, [
           bodiesPayload(bodies),
           entries,
           process,
@@ -158,7 +159,7 @@ function postgresStore(config: pg.ClientConfig): Store {
       }
       if (batch.prune) {
         const { oldestMs, maxEntries, bodies: withBodies } = batch.prune
-        await query(prune, [oldestMs, maxEntries])
+        await query('journal_prune', prune, [oldestMs, maxEntries])
         if (withBodies) {
           const c = await connect()
           await c.query('begin')
