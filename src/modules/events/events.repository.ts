@@ -2,6 +2,7 @@ import { type CompiledQuery, type RawBuilder, type SelectQueryBuilder, type SqlB
 import { listStatements, orderSql, type PageRequest, paginate } from '../../common/pagination.ts'
 import { joinedJsonPage } from '../../common/rendered-json.ts'
 import type { PageResult } from '../../common/schemas.ts'
+import { CREDENTIALS_COUNTER, counterColumn } from '../../db/change-counters.ts'
 import type { Db } from '../../db/connect.ts'
 import type { Database } from '../../db/database.ts'
 import { listCriteria } from '../../db/list-criteria.ts'
@@ -185,9 +186,12 @@ export const eventListStatements = defineShaped(
       '>=',
       since,
     )
+    // PostgreSQL: the credentials counter beside each row, for the caller to confirm a remembered
+    // token by (confirmed-read.ts). SQLite reads the counter for free before the handler.
+    const stamp = dialect === 'postgres' ? [counterColumn(CREDENTIALS_COUNTER).as('stamp')] : []
     if (walk === undefined) {
       const { count, page } = listStatements(
-        retainedRows.select(eventJson(dialect).as('json')),
+        retainedRows.select([eventJson(dialect).as('json'), ...stamp]),
         accountFirst(order, dialect),
         dialect,
         counted,
@@ -222,7 +226,7 @@ export const eventListStatements = defineShaped(
           )
         : ids.innerJoin('events', 'events.id', 'w.id')
     )
-      .select(eventJson(dialect).as('json'))
+      .select([eventJson(dialect).as('json'), ...stamp])
       .select(sql<number>`(${counted})`.as('n'))
     // The ids' order, which each engine keeps from the subquery without sorting again.
     for (const term of walkOrder('w.bucket', 'w.id')) page = page.orderBy(term)
@@ -235,14 +239,15 @@ export const eventListStatements = defineShaped(
 
 /**
  * A page of events as wire JSON, newest first unless the filter orders otherwise; the id breaks
- * ties so that pages are stable.
+ * ties so that pages are stable. `stamp` (PostgreSQL, a page with events): the credentials counter
+ * as the page's statement saw it.
  */
 export async function listEventJson(
   db: Db,
   scope: EventScope,
   filter: string | undefined,
   page: PageRequest,
-): Promise<PageResult<string>> {
+): Promise<PageResult<string> & { stamp: number | undefined }> {
   const restricted = scope.restrictedUserId !== null
   const list = eventListStatements(db, { filter: filter ?? null, restricted })
   const rows = await paginate(
@@ -256,7 +261,8 @@ export async function listEventJson(
     },
     page,
   )
-  return { ...rows, data: rows.data.map((r) => r.json) }
+  const stamp = (rows.data[0] as { stamp?: number | string | null } | undefined)?.stamp
+  return { ...rows, data: rows.data.map((r) => r.json), stamp: stamp == null ? undefined : Number(stamp) }
 }
 
 export async function findEvent(db: Db, scope: EventScope, id: number): Promise<EventRow | undefined> {

@@ -27,6 +27,19 @@ async function listEventsJson(ctx: RequestContext, query: ListQuery, now?: strin
 }
 
 /**
+ * A page rendered every time (no page kept, or a restricted user's): its statement confirms an
+ * actor let in on the token cache's remembered lookup (confirmed-read.ts), so that it costs one
+ * round trip, not two. Whether the user is restricted is as the lookup saw it; the stamp shows
+ * whether that still holds.
+ */
+function renderedEventsPage(ctx: RequestContext, query: ListQuery): Promise<string> {
+  return confirmedRead(ctx, async (c) => {
+    const page = await repo.listEventJson(c.db, scopeOf(c), query.filter, query.page)
+    return { value: pageJson(page), stamp: page.stamp }
+  })
+}
+
+/**
  * The page's bytes. An unrestricted caller's come from the pages kept per account
  * (common/rendered-page-cache.ts) while the account's events version has not moved and no event
  * has left the 90-day window since the page was rendered; else rendered now, and kept. The
@@ -35,13 +48,7 @@ async function listEventsJson(ctx: RequestContext, query: ListQuery, now?: strin
  * rendered every time, for a confirmed actor.
  */
 export async function listEventsPage(ctx: RequestContext, query: ListQuery): Promise<Buffer | string> {
-  // No page kept (CLOUDPLANE_KEPT_PAGES=off): the page's statement alone, for a confirmed actor.
-  if (!keepsPages(ctx.db)) return listEventsJson(ctx, query)
-  const unconfirmed = ctx.actor.unconfirmed
-  if (ctx.actor.user.restricted) {
-    const actor = unconfirmed === undefined ? ctx.actor : await unconfirmed.confirm()
-    return listEventsJson({ ...ctx, actor }, query)
-  }
+  if (!keepsPages(ctx.db) || ctx.actor.user.restricted) return renderedEventsPage(ctx, query)
   return confirmedRead<RequestContext, Buffer | string>(ctx, async (c) => {
     // Confirmed since the remembered lookup, the user may have become restricted.
     if (c.actor.user.restricted) return { value: await listEventsJson(c, query), stamp: undefined }

@@ -151,6 +151,20 @@ describe('event pages kept as sent', () => {
     )
   })
 
+  it('refuses a restricted user’s token deleted by SQL on the next page, their page rendered each time', async () => {
+    const owner = await createAccount(api)
+    const member = await createUser(api, owner)
+    const granted = await createVpc(api, owner, { label: 'granted' })
+    await grantEntity(api, member, 'vpc', granted.id, 'read_only')
+    // Twice: the second is let in on the token cache's remembered lookup.
+    assert.equal((await list(member)).body.results, 1)
+    assert.equal((await list(member)).body.results, 1)
+    await sql`delete from tokens where user_id = ${member.user.id}`.execute(api.db)
+    const res = await api.request({ method: 'GET', url: '/v4/account/events', headers: member.headers })
+    assert.equal(res.status, 401)
+    assert.deepEqual(res.body, { errors: [{ reason: 'Invalid Token' }] })
+  })
+
   it('refuses a revoked token though its account’s page is kept', async () => {
     const owner = await createAccount(api)
     await createVpc(api, owner)
@@ -230,5 +244,31 @@ describe('event pages with CLOUDPLANE_KEPT_PAGES=off', () => {
     const res = await api.request({ method: 'GET', url: '/v4/account/events', headers: owner.headers })
     assert.equal(res.status, 401)
     assert.deepEqual(res.body, { errors: [{ reason: 'Invalid Token' }] })
+  })
+
+  // Each page's own statement confirms a token the cache remembers (events.service.ts): every
+  // change to the credentials must still show on the very next page.
+  it('refuses a token deleted by SQL on the next page, which has events', async () => {
+    const owner = await createAccount(api)
+    await createVpc(api, owner)
+    assert.equal((await eventPage(api, owner.headers)).body.results, 1)
+    assert.equal((await eventPage(api, owner.headers)).body.results, 1)
+    await sql`delete from tokens where user_id = ${owner.user.id}`.execute(api.db)
+    const res = await api.request({ method: 'GET', url: '/v4/account/events', headers: owner.headers })
+    assert.equal(res.status, 401)
+    assert.deepEqual(res.body, { errors: [{ reason: 'Invalid Token' }] })
+  })
+
+  it('answers a user made restricted, then unrestricted, by SQL with their view on the next page', async () => {
+    const owner = await createAccount(api)
+    const member = await createUser(api, owner, { restricted: false })
+    await createVpc(api, owner)
+    assert.equal((await eventPage(api, member.headers)).body.results, 1)
+    assert.equal((await eventPage(api, member.headers)).body.results, 1)
+    await sql`update users set restricted = ${true} where id = ${member.user.id}`.execute(api.db)
+    assert.equal((await eventPage(api, member.headers)).body.results, 0)
+    assert.equal((await eventPage(api, member.headers)).body.results, 0)
+    await sql`update users set restricted = ${false} where id = ${member.user.id}`.execute(api.db)
+    assert.equal((await eventPage(api, member.headers)).body.results, 1)
   })
 })
