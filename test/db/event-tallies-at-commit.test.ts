@@ -1,44 +1,24 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { type Kysely, sql } from 'kysely'
 import { AdjustableClock, addSeconds, nowTimestamp } from '../../src/common/time.ts'
 import { type Db, postgresPoolOf } from '../../src/db/connect.ts'
 import { migrateToLatest } from '../../src/db/migrate.ts'
 import { rebuildEventCounts } from '../../src/modules/events/event-counts.ts'
 import { createAccountWithOwner } from '../../src/modules/users/users.service.ts'
 import { createTestDatabase, type TestDatabase, testDialect } from '../helpers/dialects.ts'
-import { cycledAction, eventRow } from '../helpers/event-rows.ts'
+import { cycledAction, eventRow, storedTallies } from '../helpers/event-rows.ts'
 
 /** Ids of a block of 16,384 of the test's own, far above the sequence's. */
 const BASE = 16_384 * 2_000
 
-// biome-ignore lint/suspicious/noExplicitAny: tables read as they are
-const raw = (db: Db) => db as unknown as Kysely<any>
-
-/** Every tally with events in it, in key order (a delete leaves a bucket at zero, a recount none). */
-const tallies = async (db: Db) => ({
-  days: await raw(db)
-    .selectFrom('event_tallies')
-    .select(['account_id', 'day', 'action', 'entity_key', 'read', 'n'])
-    .where('n', '>', 0)
-    .orderBy(sql`account_id, day, action, entity_key, read`)
-    .execute(),
-  ranges: await raw(db)
-    .selectFrom('event_range_tallies')
-    .select(['account_id', 'scale', 'bucket', 'action', 'entity_key', 'read', 'n'])
-    .where('n', '>', 0)
-    .orderBy(sql`account_id, scale, bucket, action, entity_key, read`)
-    .execute(),
-})
-
 /** The tallies as a recount of the events gives them (the recount itself rolled back). */
 async function recounted(db: Db) {
-  let counted: Awaited<ReturnType<typeof tallies>> | undefined
+  let counted: Awaited<ReturnType<typeof storedTallies>> | undefined
   await db
     .transaction()
     .execute(async (trx) => {
       await rebuildEventCounts(trx)
-      counted = await tallies(trx)
+      counted = await storedTallies(trx)
       throw new Error('rolled back')
     })
     .catch((error: Error) => {
@@ -110,7 +90,7 @@ describe('event tallies added at commit (PostgreSQL)', {
       await other.query('reset lock_timeout')
       other.release()
     }
-    const kept = await tallies(db)
+    const kept = await storedTallies(db)
     assert.equal(
       kept.days.reduce((sum, t) => sum + Number(t.n), 0),
       2,
@@ -148,7 +128,7 @@ describe('event tallies added at commit (PostgreSQL)', {
           .values(event(i * 61))
           .execute()
     })
-    assert.deepEqual(await tallies(db), await recounted(db))
+    assert.deepEqual(await storedTallies(db), await recounted(db))
   })
 
   it('counts an event written alone once when its transaction also recounts every event', async () => {
@@ -157,6 +137,6 @@ describe('event tallies added at commit (PostgreSQL)', {
       await rebuildEventCounts(trx)
       await trx.insertInto('events').values(event(6)).execute()
     })
-    assert.deepEqual(await tallies(db), await recounted(db))
+    assert.deepEqual(await storedTallies(db), await recounted(db))
   })
 })

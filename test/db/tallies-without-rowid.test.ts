@@ -1,22 +1,19 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { type Kysely, sql } from 'kysely'
+import { sql } from 'kysely'
 import { AdjustableClock, addSeconds, nowTimestamp } from '../../src/common/time.ts'
 import type { Db } from '../../src/db/connect.ts'
 import { migrateToLatest } from '../../src/db/migrate.ts'
 import { rebuildEventCounts } from '../../src/modules/events/event-counts.ts'
 import { createAccountWithOwner } from '../../src/modules/users/users.service.ts'
 import { createTestDatabase, testDialect } from '../helpers/dialects.ts'
-import { cycledAction, eventRow } from '../helpers/event-rows.ts'
+import { cycledAction, eventRow, storedTallies } from '../helpers/event-rows.ts'
 import { migrateTo } from '../helpers/migrate-to.ts'
 
 const BEFORE = '2026_11_27_0900_event_page_versions'
 const TABLES = ['event_tallies', 'event_range_tallies']
 /** Ids across the edge of a block of 16,384, so that both block sizes hold several buckets. */
 const BASE = 16_384 * 1_000 - 300
-
-// biome-ignore lint/suspicious/noExplicitAny: tables read as they are, whatever the schema's version
-const raw = (db: Db) => db as unknown as Kysely<any>
 
 const withoutRowid = async (db: Db) =>
   Object.fromEntries(
@@ -27,22 +24,6 @@ const withoutRowid = async (db: Db) =>
       }),
     ),
   )
-
-/** Every tally with events in it, in key order (a delete leaves a bucket at zero, a rebuild none). */
-const tallies = async (db: Db) => ({
-  days: await raw(db)
-    .selectFrom('event_tallies')
-    .select(['account_id', 'day', 'action', 'entity_key', 'read', 'n'])
-    .where('n', '>', 0)
-    .orderBy(sql`account_id, day, action, entity_key, read`)
-    .execute(),
-  ranges: await raw(db)
-    .selectFrom('event_range_tallies')
-    .select(['account_id', 'scale', 'bucket', 'action', 'entity_key', 'read', 'n', 'entity_type'])
-    .where('n', '>', 0)
-    .orderBy(sql`account_id, scale, bucket, action, entity_key, read`)
-    .execute(),
-})
 
 const triggerNames = async (db: Db) =>
   (
@@ -78,13 +59,13 @@ describe('event tallies stored without rowids (SQLite)', {
         .values(Array.from({ length: 600 }, (_, i) => event(i)))
         .execute()
       const triggers = await triggerNames(db)
-      const before = await tallies(db)
+      const before = await storedTallies(db)
       assert.ok(before.ranges.length > 20, 'the events fill several buckets of every scale')
       assert.deepEqual(await withoutRowid(db), { event_tallies: false, event_range_tallies: false })
 
       await migrateToLatest(db)
       assert.deepEqual(await withoutRowid(db), { event_tallies: true, event_range_tallies: true })
-      assert.deepEqual(await tallies(db), before)
+      assert.deepEqual(await storedTallies(db), before)
       assert.deepEqual(await triggerNames(db), triggers)
 
       // The triggers write to the new tables: inserts, a read mark, a move in time and deletes.
@@ -106,14 +87,14 @@ describe('event tallies stored without rowids (SQLite)', {
         .deleteFrom('events')
         .where('id', '>=', BASE + 850)
         .execute()
-      const kept = await tallies(db)
+      const kept = await storedTallies(db)
       assert.notDeepEqual(kept, before)
       await rebuildEventCounts(db)
-      assert.deepEqual(await tallies(db), kept, 'as if tallied again from the events')
+      assert.deepEqual(await storedTallies(db), kept, 'as if tallied again from the events')
 
       assert.equal((await migrateTo(database, BEFORE)).error, undefined)
       assert.deepEqual(await withoutRowid(db), { event_tallies: false, event_range_tallies: false })
-      assert.deepEqual(await tallies(db), kept)
+      assert.deepEqual(await storedTallies(db), kept)
       assert.deepEqual(await triggerNames(db), triggers)
     } finally {
       await db.destroy()

@@ -1,3 +1,5 @@
+import { type Kysely, sql } from 'kysely'
+import type { Db } from '../../src/db/connect.ts'
 import { type EventTailFields, eventTail } from '../../src/modules/events/event-wire.ts'
 import type { NewEventRow } from '../../src/modules/events/events.table.ts'
 
@@ -52,3 +54,25 @@ export function eventRow(event: TestEvent): NewEventRow {
     json_tail: eventTail(fields),
   }
 }
+
+// biome-ignore lint/suspicious/noExplicitAny: the tally tables read as they are, whatever the schema's version
+const untyped = (db: Db) => db as unknown as Kysely<any>
+
+/**
+ * Every event tally with events in it, in key order (a delete leaves a bucket at zero, a recount
+ * none): for comparing the tallies the triggers kept with a recount of the events.
+ */
+export const storedTallies = async (db: Db) => ({
+  days: await untyped(db)
+    .selectFrom('event_tallies')
+    .select(['account_id', 'day', 'action', 'entity_key', 'read', 'n'])
+    .where('n', '>', 0)
+    .orderBy(sql`account_id, day, action, entity_key, read`)
+    .execute(),
+  ranges: await untyped(db)
+    .selectFrom('event_range_tallies')
+    .select(['account_id', 'scale', 'bucket', 'action', 'entity_key', 'read', 'n', 'entity_type'])
+    .where('n', '>', 0)
+    .orderBy(sql`account_id, scale, bucket, action, entity_key, read`)
+    .execute(),
+})

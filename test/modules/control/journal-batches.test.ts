@@ -20,23 +20,9 @@ import { createTestDatabase } from '../../helpers/dialects.ts'
 import { migrateTo } from '../../helpers/migrate-to.ts'
 import { processDatabase } from '../../helpers/processes.ts'
 import { ADMIN_KEY, adminHeaders, BOOTSTRAP_TOKEN, bootstrapHeaders, useControlApp } from './control-app.ts'
+import { journalEntry } from './journal-entry.ts'
 
-const entry = (path: string, atMs: number, responseBody?: string): PendingEntry => ({
-  atMs,
-  realMs: Date.now(),
-  method: 'GET',
-  path,
-  query: '',
-  status: 200,
-  durationMs: 1,
-  accountId: null,
-  userId: null,
-  tokenId: null,
-  requestBody: undefined,
-  responseBody,
-  faultRule: null,
-  outcome: null,
-})
+const entry = (path: string, atMs: number, responseBody?: string) => journalEntry(path, atMs, responseBody)
 
 interface Listed {
   id: number

@@ -19,23 +19,10 @@ import {
 } from '../../helpers/processes.ts'
 import { waitFor } from '../../helpers/wait-for.ts'
 import { useControlApp } from './control-app.ts'
+import { journalEntry } from './journal-entry.ts'
 
-const entry = (i: number, responseBody: PendingEntry['responseBody'], atMs = Date.now()): PendingEntry => ({
-  atMs,
-  realMs: Date.now(),
-  method: 'GET',
-  path: `/v4/bodies/${i}`,
-  query: '',
-  status: 200,
-  durationMs: 1,
-  accountId: null,
-  userId: null,
-  tokenId: null,
-  requestBody: undefined,
-  responseBody,
-  faultRule: null,
-  outcome: null,
-})
+const entry = (i: number, responseBody: PendingEntry['responseBody'], atMs = Date.now()) =>
+  journalEntry(`/v4/bodies/${i}`, atMs, responseBody)
 
 const storedBodies = async (db: Db) => db.selectFrom('control_journal_bodies').select('body').execute()
 

@@ -7,26 +7,10 @@ import pino from 'pino'
 import { AdjustableClock } from '../../../src/common/time.ts'
 import { createDb } from '../../../src/db/connect.ts'
 import { migrateToLatest } from '../../../src/db/migrate.ts'
-import { JournalWriter, type PendingEntry } from '../../../src/modules/control/journal/journal-writer.ts'
+import { JournalWriter } from '../../../src/modules/control/journal/journal-writer.ts'
 import { createTestDatabase, testDialect, testPostgresUrl } from '../../helpers/dialects.ts'
 import { waitFor } from '../../helpers/wait-for.ts'
-
-const entry = (path: string, atMs: number): PendingEntry => ({
-  atMs,
-  realMs: Date.now(),
-  method: 'GET',
-  path,
-  query: '',
-  status: 200,
-  durationMs: 1,
-  accountId: null,
-  userId: null,
-  tokenId: null,
-  requestBody: undefined,
-  responseBody: '{"ok":true}',
-  faultRule: null,
-  outcome: null,
-})
+import { journalEntry } from './journal-entry.ts'
 
 describe('the journal’s PostgreSQL connection, lost and opened again', {
   skip: testDialect() !== 'postgres' && 'PostgreSQL only: the journal’s own connection',
@@ -48,7 +32,7 @@ describe('the journal’s PostgreSQL connection, lost and opened again', {
       const stored = async () =>
         (await db.selectFrom('control_journal_batches').select('rows').execute()).map((r) => r.rows).join()
       const now = clock.now().getTime()
-      writer.push(entry('/v4/before-the-loss', now))
+      writer.push(journalEntry('/v4/before-the-loss', now, '{"ok":true}'))
       await writer.flush()
       assert.match(await stored(), /before-the-loss/)
 
@@ -66,7 +50,7 @@ describe('the journal’s PostgreSQL connection, lost and opened again', {
       let attempt = 0
       await waitFor(
         async () => {
-          writer.push(entry(`/v4/after-the-loss/${attempt++}`, now))
+          writer.push(journalEntry(`/v4/after-the-loss/${attempt++}`, now, '{"ok":true}'))
           await writer.flush()
           return /after-the-loss/.test(await stored())
         },

@@ -5,7 +5,7 @@ import { buildApp } from '../../../src/app.ts'
 import { AdjustableClock, formatTimestamp } from '../../../src/common/time.ts'
 import { ensureAdminKey } from '../../../src/modules/control/admin-key.ts'
 import { journalBody, redactValue } from '../../../src/modules/control/journal/journal-redact.ts'
-import { JournalWriter, type PendingEntry } from '../../../src/modules/control/journal/journal-writer.ts'
+import { JournalWriter } from '../../../src/modules/control/journal/journal-writer.ts'
 import { prepareDatabase } from '../../../src/setup.ts'
 import type { TestApp } from '../../helpers/app.ts'
 import { createTestDatabase } from '../../helpers/dialects.ts'
@@ -21,25 +21,11 @@ import {
   type ControlApp,
   useControlApp,
 } from './control-app.ts'
+import { journalEntry } from './journal-entry.ts'
 
 const asTestApp = (api: ControlApp) => api as unknown as TestApp
 
-const entry = (i: number, atMs: number): PendingEntry => ({
-  atMs,
-  realMs: Date.now(),
-  method: 'GET',
-  path: `/v4/ring/${i}`,
-  query: '',
-  status: 200,
-  durationMs: 1,
-  accountId: null,
-  userId: null,
-  tokenId: null,
-  requestBody: undefined,
-  responseBody: undefined,
-  faultRule: null,
-  outcome: null,
-})
+const entry = (i: number, atMs: number) => journalEntry(`/v4/ring/${i}`, atMs)
 
 describe('the request journal', () => {
   const api = useControlApp()

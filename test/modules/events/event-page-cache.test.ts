@@ -31,6 +31,17 @@ async function eventPage(
   return res
 }
 
+/** Deletes the user's tokens by SQL; the next events page with their token is refused. */
+async function refusedOnceTokensDeleted(
+  api: { request: ControlApp['request']; db: ControlApp['db'] },
+  who: TestUser,
+) {
+  await sql`delete from tokens where user_id = ${who.user.id}`.execute(api.db)
+  const res = await api.request({ method: 'GET', url: '/v4/account/events', headers: who.headers })
+  assert.equal(res.status, 401)
+  assert.deepEqual(res.body, { errors: [{ reason: 'Invalid Token' }] })
+}
+
 describe('event pages kept as sent', () => {
   const api = useTestApp()
   const list = (who: TestUser, filter?: object, query?: string) => eventPage(api, who.headers, filter, query)
@@ -159,20 +170,14 @@ describe('event pages kept as sent', () => {
     // Twice: the second is let in on the token cache's remembered lookup.
     assert.equal((await list(member)).body.results, 1)
     assert.equal((await list(member)).body.results, 1)
-    await sql`delete from tokens where user_id = ${member.user.id}`.execute(api.db)
-    const res = await api.request({ method: 'GET', url: '/v4/account/events', headers: member.headers })
-    assert.equal(res.status, 401)
-    assert.deepEqual(res.body, { errors: [{ reason: 'Invalid Token' }] })
+    await refusedOnceTokensDeleted(api, member)
   })
 
   it('refuses a revoked token though its account’s page is kept', async () => {
     const owner = await createAccount(api)
     await createVpc(api, owner)
     await list(owner)
-    await sql`delete from tokens where user_id = ${owner.user.id}`.execute(api.db)
-    const res = await api.request({ method: 'GET', url: '/v4/account/events', headers: owner.headers })
-    assert.equal(res.status, 401)
-    assert.deepEqual(res.body, { errors: [{ reason: 'Invalid Token' }] })
+    await refusedOnceTokensDeleted(api, owner)
   })
 })
 
@@ -240,10 +245,7 @@ describe('event pages with CLOUDPLANE_KEPT_PAGES=off', () => {
     }
     await sql`delete from events where account_id = ${owner.accountId}`.execute(api.db)
     assert.equal((await page()).body.results, 0)
-    await sql`delete from tokens where user_id = ${owner.user.id}`.execute(api.db)
-    const res = await api.request({ method: 'GET', url: '/v4/account/events', headers: owner.headers })
-    assert.equal(res.status, 401)
-    assert.deepEqual(res.body, { errors: [{ reason: 'Invalid Token' }] })
+    await refusedOnceTokensDeleted(api, owner)
   })
 
   // Each page's own statement confirms a token the cache remembers (events.service.ts): every
@@ -253,10 +255,7 @@ describe('event pages with CLOUDPLANE_KEPT_PAGES=off', () => {
     await createVpc(api, owner)
     assert.equal((await eventPage(api, owner.headers)).body.results, 1)
     assert.equal((await eventPage(api, owner.headers)).body.results, 1)
-    await sql`delete from tokens where user_id = ${owner.user.id}`.execute(api.db)
-    const res = await api.request({ method: 'GET', url: '/v4/account/events', headers: owner.headers })
-    assert.equal(res.status, 401)
-    assert.deepEqual(res.body, { errors: [{ reason: 'Invalid Token' }] })
+    await refusedOnceTokensDeleted(api, owner)
   })
 
   it('answers a user made restricted, then unrestricted, by SQL with their view on the next page', async () => {
