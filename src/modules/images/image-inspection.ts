@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
-import { Writable } from 'node:stream'
+import { Transform, Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import { createGunzip, type Gunzip } from 'node:zlib'
+import { createGunzip } from 'node:zlib'
 import { badRequest } from '../../common/errors.ts'
 import { detectNonRawFormat, HEAD_BYTES, TAIL_BYTES } from './disk-image-formats.ts'
 
@@ -73,12 +73,38 @@ class Tail {
 }
 
 /**
- * A gunzip stream to write the compressed bytes into, and the outcome: the result, or the first
+ * Hands the compressed bytes to gunzip in as few writes as there is time for. A local socket
+ * delivers 64 KiB reads; given those one at a time, zlib hands back outputs of under 100 KiB, and
+ * the extra trips to its thread and the many small hashes made the inspection of random-ish data
+ * take about a fifth longer than with 1 MiB inputs. Nothing is held back to make a batch: a write
+ * passes on at once when gunzip is waiting for input, and the reads that arrive while it inflates
+ * wait here (a readable side of no room makes them) and go on joined, as one write.
+ */
+class Coalesce extends Transform {
+  constructor() {
+    super({ writableHighWaterMark: GUNZIP_CHUNK, readableHighWaterMark: 0 })
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: (error: null, data: Buffer) => void) {
+    done(null, chunk)
+  }
+
+  override _writev(
+    chunks: Array<{ chunk: Buffer; encoding: BufferEncoding }>,
+    done: (error?: Error | null) => void,
+  ) {
+    const joined = Buffer.concat(chunks.map((c) => c.chunk))
+    this._write(joined, chunks[0]?.encoding ?? 'utf8', done)
+  }
+}
+
+/**
+ * A stream to write the compressed bytes into, and the outcome: the result, or the first
  * refusal (an ApiError) or zlib error. A recognisable non-raw format is refused as soon as the
  * first bytes are out, not after the whole image.
  */
 export function createInspection(maxUncompressedBytes: number): {
-  input: Gunzip
+  input: Writable
   done: Promise<InspectionResult>
 } {
   let uncompressedBytes = 0
@@ -111,7 +137,10 @@ export function createInspection(maxUncompressedBytes: number): {
     },
   })
 
-  const input = createGunzip({ chunkSize: GUNZIP_CHUNK })
-  const done = pipeline(input, check).then(() => ({ uncompressedBytes, sha256: hash.digest('hex') }))
+  const input = new Coalesce()
+  const done = pipeline(input, createGunzip({ chunkSize: GUNZIP_CHUNK }), check).then(() => ({
+    uncompressedBytes,
+    sha256: hash.digest('hex'),
+  }))
   return { input, done }
 }
