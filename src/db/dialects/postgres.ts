@@ -2,7 +2,9 @@ import {
   type AbortableOperationOptions,
   type CompiledQuery,
   type DatabaseConnection,
+  type DatabaseIntrospector,
   type Driver,
+  type Kysely,
   PostgresDialect,
   type QueryCompiler,
   type QueryResult,
@@ -10,6 +12,7 @@ import {
 } from 'kysely'
 import type pg from 'pg'
 import { lazyModule } from '../../startup/lazy-module.ts'
+import { CurrentSchemaIntrospector } from './postgres-introspector.ts'
 
 /** The driver, loaded by the first PostgreSQL pool: a server on SQLite never loads it. */
 const loadPg = lazyModule<typeof pg>('pg')
@@ -141,7 +144,10 @@ export class PostgresDatabase {
   }
 }
 
-/** Kysely's PostgreSQL dialect, counting this process's writes and closing the side connections. */
+/**
+ * Kysely's PostgreSQL dialect, counting this process's writes and closing the side connections,
+ * with a catalogue reader that other connections' DDL cannot fail (postgres-introspector.ts).
+ */
 export class CloudplanePostgresDialect extends PostgresDialect {
   readonly #database: PostgresDatabase
 
@@ -152,6 +158,11 @@ export class CloudplanePostgresDialect extends PostgresDialect {
 
   override createDriver(): Driver {
     return new WriteCountingDriver(super.createDriver(), this.#database)
+  }
+
+  // biome-ignore lint/suspicious/noExplicitAny: the dialect's own signature
+  override createIntrospector(db: Kysely<any>): DatabaseIntrospector {
+    return new CurrentSchemaIntrospector(db)
   }
 }
 
