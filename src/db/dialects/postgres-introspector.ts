@@ -1,15 +1,15 @@
 import {
   type ColumnMetadata,
-  type DatabaseIntrospector,
   type DatabaseMetadataOptions,
   type Kysely,
-  type SchemaMetadata,
+  PostgresIntrospector,
   sql,
   type TableMetadata,
 } from 'kysely'
 import { DEFAULT_MIGRATION_LOCK_TABLE, DEFAULT_MIGRATION_TABLE } from 'kysely/migration'
 
 interface ColumnRow {
+  schema: string
   table: string
   kind: string
   column: string
@@ -28,31 +28,26 @@ interface ColumnRow {
  * as of the query's snapshot, so a column that another connection renamed or dropped meanwhile (a
  * process migrating beside this one, a test file migrating its own schema) failed the start with
  * "column … does not exist". A serial column is found here as that function finds it, through the
- * sequence that depends on it, but in the same snapshot as the rest.
+ * sequence that depends on it, but in the same snapshot as the rest. Schemas are Kysely's own
+ * reading (one catalogue table, no names looked up).
  */
-export class CurrentSchemaIntrospector implements DatabaseIntrospector {
+export class CurrentSchemaIntrospector extends PostgresIntrospector {
   // biome-ignore lint/suspicious/noExplicitAny: reads catalogue tables Kysely does not type
   readonly #db: Kysely<any>
 
   // biome-ignore lint/suspicious/noExplicitAny: reads catalogue tables Kysely does not type
   constructor(db: Kysely<any>) {
+    super(db)
     this.#db = db
   }
 
-  async getSchemas(): Promise<SchemaMetadata[]> {
-    const { rows } = await sql<{ name: string }>`select nspname as name from pg_catalog.pg_namespace`.execute(
-      this.#db,
-    )
-    return rows.map(({ name }) => ({ name }))
-  }
-
-  async getTables(
+  override async getTables(
     options: DatabaseMetadataOptions = { withInternalKyselyTables: false },
   ): Promise<TableMetadata[]> {
     const internal = options.withInternalKyselyTables
       ? sql``
       : sql`and c.relname not in (${DEFAULT_MIGRATION_TABLE}, ${DEFAULT_MIGRATION_LOCK_TABLE})`
-    const { rows } = await sql<ColumnRow & { schema: string }>`
+    const { rows } = await sql<ColumnRow>`
       select n.nspname as schema, c.relname as table, c.relkind as kind, a.attname as column,
         t.typname as type, tn.nspname as type_schema, a.attnotnull as not_null,
         a.atthasdef as has_default, d.description as comment,

@@ -89,12 +89,9 @@ class Coalesce extends Transform {
     done(null, chunk)
   }
 
-  override _writev(
-    chunks: Array<{ chunk: Buffer; encoding: BufferEncoding }>,
-    done: (error?: Error | null) => void,
-  ) {
-    const joined = Buffer.concat(chunks.map((c) => c.chunk))
-    this._write(joined, chunks[0]?.encoding ?? 'utf8', done)
+  override _writev(chunks: Array<{ chunk: Buffer }>, done: (error?: Error | null) => void) {
+    // Every piece is a Buffer (the socket's), so the encoding passed on means nothing.
+    this._write(Buffer.concat(chunks.map((c) => c.chunk)), 'binary', done)
   }
 }
 
