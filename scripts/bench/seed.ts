@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process'
+import { promisify } from 'node:util'
 import { sql } from 'kysely'
 import type { Db } from '../../src/db/connect.ts'
 import { dialectOf } from '../../src/db/dialects/dialect.ts'
@@ -34,6 +36,12 @@ export async function seedAccounts(db: Db, count: number, tag: string): Promise<
 /**
  * `count` events spread round-robin over accounts firstAccount..firstAccount+accounts-1, all of
  * entity type `vpc`, created within the last day.
+ *
+ * Their times are scattered over the day without regard to their ids (the n-th event `n * 7919`
+ * seconds ago, modulo a day, 7919 being prime to a day's seconds): the same shape at 1,000 events
+ * as at 1,000,000, so that a growth case compares sizes, not shapes. Taking `n` seconds modulo a
+ * day gave 1,000 events in exact reverse order of time and 1,000,000 in eleven runs, and pages
+ * whose walk depends on the shape (an `id` range by `created`) looked as if they grew.
  */
 export async function seedEvents(
   db: Db,
@@ -50,16 +58,25 @@ export async function seedEvents(
       '"},"status":"notification","secondary_entity":null,"message":""}'
     from (select n, ${firstAccount} + (n % ${accounts}) as account_id,
         case n % 3 when 0 then 'vpc_create' when 1 then 'vpc_update' else 'vpc_delete' end as action,
-        ${secondsAgo(db, sql.raw('n % 86400'))} as created
+        ${secondsAgo(db, sql.raw(dialectOf(db) === 'postgres' ? '(n::bigint * 7919) % 86400' : '(n * 7919) % 86400'))} as created
       from (${numbers(db, count)}) as s) as e`.execute(db)
 }
 
 /**
  * After a bulk seed, fold the write-ahead log back into the database file, as SQLite's automatic
  * checkpoints keep it small in normal operation (a million rows in one transaction would otherwise
- * leave every reader consulting a huge WAL).
+ * leave every reader consulting a huge WAL); on PostgreSQL, analyze and checkpoint.
+ *
+ * Then wait until the system has written every dirty page to the disk (`sync`). Without it the
+ * seed's hundreds of megabytes (PostgreSQL's above all, whose checkpointer spreads them out) were
+ * still being written back a minute later, while the cases at the large size were measured and
+ * not those at the small one.
  */
 export async function settle(db: Db): Promise<void> {
   if (dialectOf(db) === 'sqlite') await sql`pragma wal_checkpoint(truncate)`.execute(db)
-  else await sql`analyze`.execute(db)
+  else {
+    await sql`analyze`.execute(db)
+    await sql`checkpoint`.execute(db)
+  }
+  await promisify(execFile)('sync')
 }

@@ -222,7 +222,7 @@ export function tallyPlan(filter: string | null, dialect: SqlDialect): TallyPlan
  *
  * In time (no `id` range): the window `[since or the range's start, the range's end)` as whole
  * days (day tallies), whole hours and minutes at either end, and the events of at most two partial
- * minutes, counted over an index. By id: whole blocks of 16,384 ids, then of 256 ids at the
+ * minutes, counted over an index (each the shorter part of its minute, see `timeSlots`). By id: whole blocks of 16,384 ids, then of 256 ids at the
  * ends, and the events of at most two partial blocks; a block whose events' times all fall inside
  * the window counts whole, one wholly outside not at all, and one across its edge is counted
  * finer (its fine blocks, then its events). Either way the cost follows the number of buckets and
@@ -247,7 +247,7 @@ export function countFromTallies(db: Db, dialect: SqlDialect, plan: TallyPlan) {
         : sql`(select count(*) from events where ${partial(end)})`
     const days = sql`coalesce((select sum(t.n) from event_tallies t where t.account_id = ${account} and t.day >= ${at('dayFrom')} and t.day < ${at('dayTo')}${onTally}), 0)`
     return db.selectNoFrom(
-      sql<number>`${days} + ${spans('hour', 1)} + ${spans('hour', 2)} + ${spans('minute', 1)} + ${spans('minute', 2)} + ${events(1)} + ${events(2)}`.as(
+      sql<number>`${days} + ${spans('hour', 1)} + ${spans('hour', 2)} + ${spans('minute', 1)} + ${spans('minute', 2)} + ${at('eventsSign1')} * ${events(1)} + ${at('eventsSign2')} * ${events(2)}`.as(
         'n',
       ),
     )
@@ -318,16 +318,28 @@ const dayText = (day: number) => (Number.isFinite(day) ? timestampOf(day * DAY).
 /**
  * `[from, to)` (epoch seconds) as partial minutes, minutes, hours, whole days, then hours, minutes
  * and a partial minute again: each level covers what the finer ones before it left, up to the
- * coarser boundary, so the parts never overlap and cover the range exactly.
+ * coarser boundary, so the parts never overlap and cover the range exactly. A partial minute's
+ * events carry a sign: -1 when its whole minute is counted among the minutes instead and the events
+ * are those of the minute outside the range.
  */
 function timeSlots(from: number, to: number): Record<string, string | number> {
   const end = to
   let x = from
   const eventsEnd1 = Math.max(x, Math.min(ceilTo(x, MINUTE), end))
-  const events1 = [x, eventsEnd1]
+  let events1 = [x, eventsEnd1]
+  let sign1 = 1
+  let minutesStart1 = eventsEnd1
+  // A partial minute mostly inside the window counts as its minute's tally less the events before
+  // `from`: the shorter part of the minute is the one read over the index.
+  const first = floorTo(from, MINUTE)
+  if (eventsEnd1 === first + MINUTE && from - first < MINUTE / 2 && from > first) {
+    events1 = [first, from]
+    sign1 = -1
+    minutesStart1 = first
+  }
   x = eventsEnd1
   const minutesEnd1 = Math.max(x, Math.min(ceilTo(x, HOUR), floorTo(end, MINUTE)))
-  const minutes1 = buckets(x, minutesEnd1, MINUTE)
+  const minutes1 = buckets(minutesStart1, minutesEnd1, MINUTE)
   x = minutesEnd1
   const hoursEnd1 = Math.max(x, Math.min(ceilTo(x, DAY), floorTo(end, HOUR)))
   const hours1 = buckets(x, hoursEnd1, HOUR)
@@ -337,9 +349,17 @@ function timeSlots(from: number, to: number): Record<string, string | number> {
   x = daysEnd
   const hours2 = buckets(x, Math.max(x, floorTo(end, HOUR)), HOUR)
   x = Math.max(x, floorTo(end, HOUR))
-  const minutes2 = buckets(x, Math.max(x, floorTo(end, MINUTE)), MINUTE)
+  const minutesStart2 = x
+  let minutes2 = buckets(x, Math.max(x, floorTo(end, MINUTE)), MINUTE)
   x = Math.max(x, floorTo(end, MINUTE))
-  const events2 = Number.isFinite(end) && x < end ? [x, end] : [x, x]
+  let events2 = Number.isFinite(end) && x < end ? [x, end] : [x, x]
+  let sign2 = 1
+  // The same at the other end: the last minute's tally less the events from `end` on.
+  if (Number.isFinite(end) && x === floorTo(end, MINUTE) && end - x > MINUTE / 2) {
+    minutes2 = buckets(minutesStart2, x + MINUTE, MINUTE)
+    events2 = [end, x + MINUTE]
+    sign2 = -1
+  }
   // An open end: the events and spans past the last whole day are none (`x` is infinite).
   const stamp = (v: number | undefined) => timestampOf(Number.isFinite(v) ? (v as number) : from)
   return {
@@ -357,6 +377,8 @@ function timeSlots(from: number, to: number): Record<string, string | number> {
     eventsTo1: stamp(events1[1]),
     eventsFrom2: stamp(events2[0]),
     eventsTo2: stamp(events2[1]),
+    eventsSign1: sign1,
+    eventsSign2: sign2,
   }
 }
 

@@ -73,3 +73,15 @@ export async function buildControlApp(options: TestAppOptions = {}): Promise<Con
 export function useControlApp(options: TestAppOptions = {}): ControlApp {
   return useSuiteFixture(() => buildControlApp(options))
 }
+
+/** The bootstrap token's user: their username and the account they own. */
+export async function bootstrapOwner(api: ControlApp): Promise<{ username: string; accountId: number }> {
+  const profile = await api.request({ method: 'GET', url: '/v4/profile', headers: bootstrapHeaders })
+  const username = profile.body.username as string
+  const { account_id } = await api.db
+    .selectFrom('users')
+    .select('account_id')
+    .where('username', '=', username)
+    .executeTakeFirstOrThrow()
+  return { username, accountId: account_id }
+}

@@ -9,7 +9,7 @@ import { eventListStatements } from '../../../src/modules/events/events.reposito
 import type { NewEventRow } from '../../../src/modules/events/events.table.ts'
 import { createAccountWithOwner } from '../../../src/modules/users/users.service.ts'
 import { cycledAction, eventRow } from '../../helpers/event-rows.ts'
-import { bootstrapHeaders, useControlApp } from '../control/control-app.ts'
+import { bootstrapHeaders, bootstrapOwner, useControlApp } from '../control/control-app.ts'
 
 const onPostgres = process.env.CLOUDPLANE_TEST_DIALECT === 'postgres'
 const MINUTE = 60
@@ -140,12 +140,7 @@ describe('account events: a created range in id order', () => {
   }
 
   it('pages exactly as the events after inserts, deletes, reads and a snapshot restore', async () => {
-    const profile = (await api.request({ method: 'GET', url: '/v4/profile', headers: bootstrapHeaders })).body
-    const { account_id: owner } = await api.db
-      .selectFrom('users')
-      .select('account_id')
-      .where('username', '=', profile.username)
-      .executeTakeFirstOrThrow()
+    const { accountId: owner } = await bootstrapOwner(api)
     const { user: stranger } = await createAccountWithOwner(api.db, api.clock, {
       username: 'walk-stranger',
       email: 'walk-stranger@example.com',

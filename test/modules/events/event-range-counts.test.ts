@@ -6,7 +6,7 @@ import type { Database } from '../../../src/db/database.ts'
 import type { NewEventRow } from '../../../src/modules/events/events.table.ts'
 import { createAccountWithOwner } from '../../../src/modules/users/users.service.ts'
 import { cycledAction, eventRow } from '../../helpers/event-rows.ts'
-import { bootstrapHeaders, useControlApp } from '../control/control-app.ts'
+import { bootstrapHeaders, bootstrapOwner, useControlApp } from '../control/control-app.ts'
 
 const DAY = 86_400
 const HOUR = 3_600
@@ -195,12 +195,7 @@ describe('account events: `results` for ranges of id and created', () => {
   }
 
   it('equals the rows counted after inserts, deletes, reads, clock moves, a snapshot restore and resets', async () => {
-    const profile = (await api.request({ method: 'GET', url: '/v4/profile', headers: bootstrapHeaders })).body
-    const { account_id: owner } = await api.db
-      .selectFrom('users')
-      .select('account_id')
-      .where('username', '=', profile.username)
-      .executeTakeFirstOrThrow()
+    const { username, accountId: owner } = await bootstrapOwner(api)
     const { user: stranger } = await createAccountWithOwner(api.db, api.clock, {
       username: 'range-stranger',
       email: 'range-stranger@example.com',
@@ -251,7 +246,7 @@ describe('account events: `results` for ranges of id and created', () => {
     assert.equal(restored.status, 200, JSON.stringify(restored.body))
     await check(owner, 'snapshot restored')
 
-    const accountReset = await api.admin('POST', '/reset', { username: profile.username })
+    const accountReset = await api.admin('POST', '/reset', { username })
     assert.equal(accountReset.status, 200, JSON.stringify(accountReset.body))
     assert.equal(await results({ id: { '+gt': 0 } }), 0)
     // The owner's events again (the other account's stayed).
@@ -268,5 +263,44 @@ describe('account events: `results` for ranges of id and created', () => {
     // The other account is gone with the reset.
     await insert(owner, owner, edge)
     await check(owner, 'reset, events again')
+  })
+
+  it('counts a range whose ends fall early, midway or late in a minute, in time or by a kind', async () => {
+    const { accountId: owner } = await bootstrapOwner(api)
+    // A minute five hours ago, and events every few seconds from two minutes before it to two
+    // minutes past the hour after it: every minute an end falls in holds events on both sides.
+    const now = nowTimestamp(api.clock)
+    const minute = Math.floor((Date.parse(`${now}Z`) / 1000 - 5 * HOUR) / 60) * 60
+    const at = (second: number) => new Date((minute + second) * 1000).toISOString().slice(0, 19)
+    const rows = Array.from({ length: 560 }, (_, i) =>
+      eventRow({
+        id: BASE + i,
+        accountId: owner,
+        action: cycledAction(i),
+        entityType: i % 4 === 0 ? null : 'vpc',
+        created: at(-120 + i * 7),
+        read: i % 5 === 0,
+      }),
+    )
+    for (let i = 0; i < rows.length; i += 200) {
+      await api.db
+        .insertInto('events')
+        .values(rows.slice(i, i + 200))
+        .execute()
+    }
+    const cases: Case[] = []
+    const seconds = [0, 1, 10, 29, 30, 31, 44, 59]
+    for (const second of seconds) {
+      for (const op of OPS) cases.push(on('created', op, at(second)), on('created', op, at(HOUR + second)))
+    }
+    for (const from of seconds) {
+      for (const to of [...seconds.filter((s) => s > from), 60 + 17, 60 + 45, HOUR + 12, HOUR + 48]) {
+        const range = both(on('created', '+gte', at(from)), on('created', '+lt', at(to)))
+        cases.push(range, both(range, KINDS[0] as Case), both(range, KINDS[1] as Case))
+      }
+    }
+    for (const c of cases) {
+      assert.equal(await results(c.filter), await counted(owner, c.where), JSON.stringify(c.filter))
+    }
   })
 })
