@@ -1,4 +1,5 @@
 import type { Db } from '../../../src/db/connect.ts'
+import { addGoal, spreadOf } from '../goals.ts'
 import type { RunningServer } from '../harness.ts'
 import { seedAccounts, seedEvents, settle } from '../seed.ts'
 
@@ -10,6 +11,8 @@ export interface ResetTiming {
   runs: number
   medianMs: number
   maxMs: number
+  /** Every run's time, in ms. */
+  times: number[]
   /** The issue's goal is for SQLite, where people test; PostgreSQL's figure is shown without one. */
   goalMs: number | undefined
 }
@@ -46,17 +49,29 @@ export async function resetCase(
     runs,
     medianMs: times[Math.floor(times.length / 2)] as number,
     maxMs: times.at(-1) as number,
+    times,
     goalMs,
   }
 }
 
-/** One line per engine; returns whether the median met the goal. */
-export function printReset(title: string, timing: ResetTiming): boolean {
+/**
+ * One line per engine; SQLite's goal joins the others at the end of the run, as met or missed
+ * (a missed goal is not a group that stopped).
+ */
+export function printReset(title: string, timing: ResetTiming): void {
   const met = timing.goalMs === undefined || timing.medianMs < timing.goalMs
   const goal = timing.goalMs === undefined ? '' : ` (goal < ${timing.goalMs} ms) ${met ? 'ok' : 'MISSED'}`
   console.log(`\n${title}`)
   console.log(
     `  reset of ${timing.rows} rows: median ${timing.medianMs.toFixed(1)} ms, max ${timing.maxMs.toFixed(1)} ms over ${timing.runs} runs${goal}`,
   )
-  return met
+  if (timing.goalMs === undefined) return
+  addGoal({
+    name: `POST /_cloudplane/reset, ${timing.rows.toLocaleString('en-US')} rows (SQLite)`,
+    measure: 'ms, client round trip',
+    value: spreadOf(timing.times),
+    kind: 'below',
+    target: timing.goalMs,
+    unit: 'ms',
+  })
 }
