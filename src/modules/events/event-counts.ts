@@ -222,10 +222,10 @@ export function tallyPlan(filter: string | null, dialect: SqlDialect): TallyPlan
  *
  * In time (no `id` range): the window `[since or the range's start, the range's end)` as whole
  * days (day tallies), whole hours and minutes at either end, and the events of at most two partial
- * minutes, counted over an index (each the shorter part of its minute, see `timeSlots`). By id: whole blocks of 16,384 ids, then of 256 ids at the
- * ends, and the events of at most two partial blocks; a block whose events' times all fall inside
- * the window counts whole, one wholly outside not at all, and one across its edge is counted
- * finer (its fine blocks, then its events). Either way the cost follows the number of buckets and
+ * minutes, counted over an index (each the shorter part of its minute, see `timeSlots`). By id:
+ * whole blocks of 16,384 ids, then of 256 ids at the ends, and the events of at most two partial
+ * blocks; a block whose events' times all fall inside the window counts whole, one wholly outside
+ * not at all, and one across its edge is counted finer (its fine blocks, then its events). Either way the cost follows the number of buckets and
  * kinds of events, not the number of events. Slots: `account` and those of `countSlots`.
  */
 export function countFromTallies(db: Db, dialect: SqlDialect, plan: TallyPlan) {
@@ -332,7 +332,7 @@ function timeSlots(from: number, to: number): Record<string, string | number> {
   // A partial minute mostly inside the window counts as its minute's tally less the events before
   // `from`: the shorter part of the minute is the one read over the index.
   const first = floorTo(from, MINUTE)
-  if (eventsEnd1 === first + MINUTE && from - first < MINUTE / 2 && from > first) {
+  if (eventsEnd1 === first + MINUTE && from - first < MINUTE / 2) {
     events1 = [first, from]
     sign1 = -1
     minutesStart1 = first
