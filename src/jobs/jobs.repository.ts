@@ -62,12 +62,24 @@ export async function claimDueJobs(
   })
 }
 
-/** A finished job is removed, unless its lease was lost and another runner owns it now. */
+/** Whether work due by `now` is still to run or running, whichever runner holds it. */
+export async function hasDueJobs(db: Db, now: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('jobs')
+    .select('id')
+    .where('status', 'in', ['pending', 'running'])
+    .where('run_at', '<=', now)
+    .limit(1)
+    .executeTakeFirst()
+  return row !== undefined
+}
+
 /** Withdraws a job not yet started: the work it stood guard over ended normally. */
 export async function cancelJob(db: Db, id: number): Promise<void> {
   await db.deleteFrom('jobs').where('id', '=', id).where('status', '=', 'pending').execute()
 }
 
+/** A finished job is removed, unless its lease was lost and another runner owns it now. */
 export async function finishJob(db: Db, job: Pick<JobRow, 'id' | 'locked_until'>): Promise<void> {
   await db.deleteFrom('jobs').where('id', '=', job.id).where('locked_until', '=', leaseOf(job)).execute()
 }

@@ -8,6 +8,7 @@ import { enqueueJob, findJobs } from '../../src/jobs/jobs.repository.ts'
 import { JobRunner } from '../../src/jobs/runner.ts'
 import { prepareDatabase } from '../../src/setup.ts'
 import { createTestDatabase, type TestDatabase, testPostgresUrl } from '../helpers/dialects.ts'
+import { signal } from '../helpers/signal.ts'
 
 const silent = {
   error() {},
@@ -115,6 +116,42 @@ describe('job runner', () => {
     assert.equal(await runner.runPendingJobs(), 1)
     assert.deepEqual(seen, ['orphan'])
     assert.deepEqual(await findJobs(db), [])
+  })
+
+  it('waits for due work another runner holds, and for a holder that never finishes only so long', async () => {
+    await clear()
+    await enqueue('held')
+    await enqueue('later', addSeconds(nowTimestamp(clock), 3600))
+    const gate = signal()
+    const claimed = signal()
+    const holder = runnerWith(async () => {
+      claimed.fire()
+      await gate.fired
+    })
+    const held = holder.runPendingJobs()
+    await claimed.fired
+    const handlers = { 'blob-delete': async () => {} } as unknown as JobHandlers
+
+    // Stuck: the waiting runner gives up after its bound and the work is still the holder's.
+    const impatient = new JobRunner(context(), { handlers, holderWaitMs: 50 })
+    assert.equal(await impatient.runAllDueJobs(), 0)
+    assert.deepEqual(
+      (await findJobs(db)).map((j) => [j.payload, j.status]),
+      [
+        ['{"key":"held"}', 'running'],
+        ['{"key":"later"}', 'pending'],
+      ],
+    )
+
+    // Finishing: the waiting runner answers once the held job is done; the future one stays.
+    const waiting = new JobRunner(context(), { handlers }).runAllDueJobs()
+    setTimeout(gate.fire, 100)
+    assert.equal(await waiting, 0)
+    assert.deepEqual(
+      (await findJobs(db)).map((j) => j.payload),
+      ['{"key":"later"}'],
+    )
+    await held
   })
 
   it('fails a job of an unknown kind at once', async () => {

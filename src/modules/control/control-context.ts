@@ -5,7 +5,8 @@ import type { Db } from '../../db/connect.ts'
 
 /**
  * What the control operations work with: the whole server rather than one caller. `runDueJobs`
- * lets a clock move complete the jobs it made due before the answer goes out.
+ * lets a clock move complete the jobs it made due, on whichever process runs them, before the
+ * answer goes out.
  */
 export interface ControlContext {
   readonly db: Db

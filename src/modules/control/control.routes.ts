@@ -50,7 +50,7 @@ export function controlContextOf(app: FastifyInstance): ControlContext {
     clock: app.clock,
     blobs: app.blobs,
     log: app.log,
-    runDueJobs: () => app.jobs.runPendingJobs(),
+    runDueJobs: () => app.jobs.runAllDueJobs(),
     syncClock: () => clockSyncOf(app).sync(),
   }
 }

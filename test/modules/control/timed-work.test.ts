@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict'
 import { beforeEach, describe, it } from 'node:test'
-import { formatTimestamp } from '../../../src/common/time.ts'
+import { AdjustableClock, formatTimestamp } from '../../../src/common/time.ts'
+import { JOB_HANDLERS } from '../../../src/jobs/handlers/index.ts'
+import { JobRunner } from '../../../src/jobs/runner.ts'
 import type { TestApp } from '../../helpers/app.ts'
 import { createAccount, type TestUser } from '../../helpers/factories.ts'
+import { signal } from '../../helpers/signal.ts'
 import { gz, putData, rawImage, startUpload } from '../images/image-helpers.ts'
 import { type ControlApp, useControlApp } from './control-app.ts'
 
@@ -183,6 +186,41 @@ describe('asynchronous work that takes time', () => {
     assert.equal(await instanceStatus(owner, id), 'running')
     assert.equal((await pollEvents(owner, { id, type: 'compute' }, 'compute_reboot'))[0]?.status, 'finished')
     await api.admin('PUT', '/work-durations', { preset: 'instant' })
+  })
+
+  it('a clock move answers once the work it made due is done, even where another runner holds it', async () => {
+    const owner = await createAccount(asTestApp(api))
+    const id = (await createInstance(owner)).body.id as number
+    await api.admin('PUT', '/work-durations', { compute_shutdown: 30 })
+    assert.equal((await power(owner, id, 'shutdown')).status, 200)
+
+    // Another process, whose clock already reads the moved time, claims the shutdown's steps and
+    // is still running one of them when this process is asked to move the clock.
+    const ahead = new AdjustableClock()
+    ahead.set(new Date(api.clock.now().getTime() + 40_000))
+    const claimed = signal()
+    const gate = signal()
+    const other = new JobRunner(
+      { db: api.db, blobs: api.blobs, clock: ahead, log: api.app.log },
+      {
+        handlers: {
+          ...JOB_HANDLERS,
+          'instance-work': async (context, payload) => {
+            claimed.fire()
+            await gate.fired
+            await JOB_HANDLERS['instance-work'](context, payload)
+          },
+        },
+      },
+    )
+    const held = other.runPendingJobs()
+    await claimed.fired
+    const releaseLater = setTimeout(gate.fire, 300)
+    await advance('40s')
+    assert.equal(await instanceStatus(owner, id), 'offline')
+    clearTimeout(releaseLater)
+    gate.fire()
+    await held
   })
 
   it('a job fault rule fails the work: a failed event, the instance left as the real service leaves it', async () => {
