@@ -29,6 +29,19 @@ describe('profile update refusals', () => {
     }
   })
 
+  it('a zone accepted before is accepted again, and one never valid stays refused between them', async () => {
+    for (const timezone of ['America/Chicago', 'Mars/Olympus_Mons', 'America/Chicago', 'America/Chicag']) {
+      const res = await put({ timezone })
+      if (timezone === 'America/Chicago') {
+        assert.equal(res.status, 200, JSON.stringify(res.body))
+        assert.equal(res.body.timezone, timezone)
+      } else {
+        assert.equal(res.status, 400, timezone)
+        assert.equal(res.body.errors[0].field, 'timezone')
+      }
+    }
+  })
+
   it('refuses a shell_auth_method outside its three values', async () => {
     const res = await put({ shell_auth_method: 'keys_and_smoke_signals' })
     assert.equal(res.status, 400)
