@@ -1,9 +1,9 @@
 import { filterFields } from '../../../common/filter-columns.ts'
-import type { PageRequest } from '../../../common/pagination.ts'
+import { listStatements, type PageRequest, paginate } from '../../../common/pagination.ts'
 import type { PageResult } from '../../../common/schemas.ts'
 import type { Db } from '../../../db/connect.ts'
-import { dialectOf } from '../../../db/dialects/dialect.ts'
-import { listCriteria, pageByCriteria } from '../../../db/list-criteria.ts'
+import { listCriteria } from '../../../db/list-criteria.ts'
+import { defineShaped, stableSlot } from '../../../db/prepared.ts'
 import { grantedEntities } from '../../grants/grant-filter.ts'
 import { vpcIpRecords } from '../subnets/subnet-attachments.repository.ts'
 
@@ -37,6 +37,33 @@ export interface VpcIpListScope {
   restrictedUserId: number | null
 }
 
+/**
+ * The VPC IP list's statements, one set per shape: the X-Filter as sent, whether the list is of
+ * one VPC, and whether grants restrict it. The account, the VPC and the restricted user are slots,
+ * so one statement serves every caller (the union of two joins cost more to build than to run).
+ */
+const vpcIpListStatements = defineShaped(
+  'vpc ip list',
+  (db, shape: { filter: string | null; oneVpc: boolean; restricted: boolean }, dialect) => {
+    const { where, order } = listCriteria({
+      filter: shape.filter ?? undefined,
+      spec: VPC_IP_FILTERS,
+      dialect,
+      order: { unique: ['ips.interface_id', 'ips.ord'] },
+    })
+    const query = vpcIpRecords(db, {
+      accountId: stableSlot<number>(dialect, 'account'),
+      ...(shape.oneVpc && { vpcId: stableSlot<number>(dialect, 'vpc') }),
+      // Inside each part of the union, where it narrows the join early.
+      ...(shape.restricted && {
+        vpcCondition: grantedEntities('vpc', 'v.id', stableSlot<number>(dialect, 'user')),
+      }),
+    })
+    const { count, page } = listStatements(where ? query.where(where) : query, order, dialect)
+    return { count, page }
+  },
+)
+
 /** A page of VPC IP records: an interface's address first, then its routed ranges. */
 export async function listVpcIps(
   db: Db,
@@ -44,15 +71,11 @@ export async function listVpcIps(
   filter: string | undefined,
   page: PageRequest,
 ): Promise<PageResult<VpcIpRow>> {
-  const order = { unique: ['ips.interface_id', 'ips.ord'] }
-  const criteria = listCriteria({ filter, spec: VPC_IP_FILTERS, dialect: dialectOf(db), order })
-  const query = vpcIpRecords(db, {
-    accountId: scope.accountId,
-    ...(scope.vpcId !== undefined && { vpcId: scope.vpcId }),
-    // Inside each part of the union, where it narrows the join early.
-    ...(scope.restrictedUserId !== null && {
-      vpcCondition: grantedEntities('vpc', 'v.id', scope.restrictedUserId),
-    }),
+  const list = vpcIpListStatements(db, {
+    filter: filter ?? null,
+    oneVpc: scope.vpcId !== undefined,
+    restricted: scope.restrictedUserId !== null,
   })
-  return pageByCriteria(db, query, criteria, page) as Promise<PageResult<VpcIpRow>>
+  const values = { account: scope.accountId, vpc: scope.vpcId ?? null, user: scope.restrictedUserId }
+  return paginate(db, list, values, page) as Promise<PageResult<VpcIpRow>>
 }

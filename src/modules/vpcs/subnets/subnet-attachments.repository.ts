@@ -82,11 +82,14 @@ export const subnetLinodesJson = (j: JsonSyntax): string =>
       from compute_interfaces where subnet_id = s.id group by instance_id) as a`,
   )} else '[]' end`
 
-/** Which VPC IP records to read: one account's, of one VPC or of those a condition keeps. */
+/**
+ * Which VPC IP records to read: one account's, of one VPC or of those a condition keeps. The ids
+ * are values, or slots of a statement prepared once (db/prepared.ts).
+ */
 export interface VpcIpScope {
-  accountId: number
+  accountId: number | RawBuilder<number>
   /** Only this VPC, or every VPC of the account. */
-  vpcId?: number
+  vpcId?: number | RawBuilder<number>
   /** Extra condition on the VPC, `v.id` (grants of a restricted user). */
   vpcCondition?: RawBuilder<SqlBool>
 }
