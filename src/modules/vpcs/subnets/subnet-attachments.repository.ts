@@ -18,8 +18,6 @@ export interface SubnetAttachment {
   active: boolean
 }
 
-const columns = ['subnet_id', 'instance_id', 'id', 'active'] as const
-
 /**
  * Every interface on the subnets of these VPCs, in one query (by the interfaces' vpc_id). On the
  * hot read path, hence a plain SQL template.
@@ -32,20 +30,16 @@ export async function listAttachmentsOfVpcs(db: Db, vpcIds: readonly number[]): 
   return rows
 }
 
+/** Every interface on these subnets, in one query (a plain template: it is on the list's hot path). */
 export async function listAttachmentsOfSubnets(
   db: Db,
   subnetIds: readonly number[],
 ): Promise<SubnetAttachment[]> {
   if (subnetIds.length === 0) return []
-  const rows = await db
-    .selectFrom('compute_interfaces')
-    .select(columns)
-    .where('subnet_id', 'in', subnetIds)
-    .orderBy('subnet_id')
-    .orderBy('instance_id')
-    .orderBy('id')
-    .execute()
-  return rows as SubnetAttachment[]
+  const { rows } = await sql<SubnetAttachment>`select subnet_id, instance_id, id, active
+    from compute_interfaces where subnet_id in (${sql.join(subnetIds)})
+    order by subnet_id, instance_id, id`.execute(db)
+  return rows
 }
 
 /** The instances whose interfaces use any of these subnets, for refusal messages. */

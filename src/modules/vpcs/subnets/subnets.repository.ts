@@ -1,9 +1,10 @@
 import { type CompiledQuery, sql } from 'kysely'
 import { filterFields } from '../../../common/filter-columns.ts'
-import type { PageRequest } from '../../../common/pagination.ts'
+import { listStatements, type PageRequest, paginate } from '../../../common/pagination.ts'
+import type { PageResult } from '../../../common/schemas.ts'
 import type { Db } from '../../../db/connect.ts'
 import { dialectOf, forUpdate } from '../../../db/dialects/dialect.ts'
-import { type ListCriteria, listCriteria, pageByCriteria } from '../../../db/list-criteria.ts'
+import { listCriteria } from '../../../db/list-criteria.ts'
 import { defineShaped, runPrepared, slot, stableSlot } from '../../../db/prepared.ts'
 import { findRow, rowsOf, updateRow } from '../../../db/rows.ts'
 import { subnetJsonParts } from '../vpc-json.ts'
@@ -158,21 +159,33 @@ export async function listSubnetsOfVpcs(db: Db, vpcIds: readonly number[]): Prom
   return rows
 }
 
-/**
- * The WHERE and ORDER BY of a subnet list from the X-Filter. Apart from paging, so the filter is
- * refused before the VPC is even looked up.
- */
-export function subnetListCriteria(db: Db, filter: string | undefined): ListCriteria {
-  return listCriteria({
-    filter,
-    spec: SUBNET_FILTERS,
-    dialect: dialectOf(db),
-    order: { unique: 'subnets.id' },
-  })
+/** Refuses a bad X-Filter of a subnet list: apart from paging, so before the VPC is even looked up. */
+export function checkSubnetFilter(db: Db, filter: string | undefined): void {
+  listCriteria({ filter, spec: SUBNET_FILTERS, dialect: dialectOf(db), order: { unique: 'subnets.id' } })
 }
 
-export const pageVpcSubnets = (db: Db, vpcId: number, criteria: ListCriteria, page: PageRequest) =>
-  pageByCriteria(db, rowsOf(db, 'subnets', { vpc_id: vpcId }), criteria, page)
+/** The subnet list's statements, one set per X-Filter; the VPC is a slot. */
+const subnetListStatements = defineShaped('subnet list', (db, shape: { filter: string | null }, dialect) => {
+  const { where, order } = listCriteria({
+    filter: shape.filter ?? undefined,
+    spec: SUBNET_FILTERS,
+    dialect,
+    order: { unique: 'subnets.id' },
+  })
+  let query = db
+    .selectFrom('subnets')
+    .selectAll()
+    .where('subnets.vpc_id', '=', stableSlot<number>(dialect, 'vpc'))
+  if (where) query = query.where(where)
+  const { count, page } = listStatements(query, order, dialect)
+  return { count, page }
+})
+
+/** A page of the VPC's subnets (the filter checked by `checkSubnetFilter` first). */
+export const pageVpcSubnets = (db: Db, vpcId: number, filter: string | undefined, page: PageRequest) =>
+  paginate(db, subnetListStatements(db, { filter: filter ?? null }), { vpc: vpcId }, page) as Promise<
+    PageResult<SubnetRow>
+  >
 
 export const findVpcSubnet = (db: Db, vpcId: number, id: number) =>
   findRow(db, 'subnets', { id, vpc_id: vpcId })

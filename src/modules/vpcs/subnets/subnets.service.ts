@@ -144,9 +144,9 @@ export async function listSubnets(
   query: ListQuery,
 ): Promise<PageResult<Subnet>> {
   // A bad filter is refused before the VPC is looked up.
-  const criteria = repo.subnetListCriteria(ctx.db, query.filter)
+  repo.checkSubnetFilter(ctx.db, query.filter)
   const vpc = await accessVpc(ctx, { vpcId }, 'read_only')
-  const rows = await repo.pageVpcSubnets(ctx.db, vpc.id, criteria, query.page)
+  const rows = await repo.pageVpcSubnets(ctx.db, vpc.id, query.filter, query.page)
   return { ...rows, data: await withLinodes(ctx.db, rows.data) }
 }
 
