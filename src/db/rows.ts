@@ -1,10 +1,18 @@
-import type { ExpressionBuilder, Insertable, Selectable, SelectQueryBuilder, Updateable } from 'kysely'
+import type {
+  CompiledQuery,
+  ExpressionBuilder,
+  Insertable,
+  Selectable,
+  SelectQueryBuilder,
+  Updateable,
+} from 'kysely'
 import { type FilteredListFields, pageOfFilteredList } from '../common/filtered-list.ts'
 import type { ListQuery } from '../common/pagination.ts'
 import type { PageResult } from '../common/schemas.ts'
 import type { Db } from './connect.ts'
 import type { Database } from './database.ts'
 import { forUpdate } from './dialects/dialect.ts'
+import { defineShaped, runPrepared, stableSlot } from './prepared.ts'
 
 /**
  * The plain reads and writes every repository makes (one table, rows picked by equal columns),
@@ -86,6 +94,44 @@ export async function rowsIn<T extends Table, C extends Column<T>>(
   return query.execute()
 }
 
+/**
+ * A read of one row by a match, prepared once per shape (db/prepared.ts): the table, the columns
+ * it selects (`*` for all), the match's columns in order (`column!` for an `is null` test) and the
+ * lock. Every by-id read runs through here; building and compiling its query cost more than
+ * running it. A match's values fill slots named after their columns.
+ */
+const findStatement = defineShaped(
+  'find row',
+  (db, shape: { lock: boolean; match: string; select: string; table: string }, dialect) => {
+    let query = untyped(db).selectFrom(shape.table)
+    query = shape.select === '*' ? query.selectAll() : query.select(shape.select)
+    for (const term of shape.match === '' ? [] : shape.match.split(',')) {
+      query = term.endsWith('!')
+        ? query.where(term.slice(0, -1), 'is', null)
+        : query.where(term, '=', stableSlot(dialect, term))
+    }
+    return { find: (shape.lock ? forUpdate(db as Db, query) : query).compile() as CompiledQuery<Untyped> }
+  },
+)
+
+async function findPrepared(
+  db: Db,
+  table: Table,
+  select: string,
+  match: object,
+  lock: boolean,
+): Promise<Untyped | undefined> {
+  const terms: string[] = []
+  for (const [column, value] of Object.entries(match)) {
+    // An undefined value is a programming error: it would match nothing or, dropped, everything.
+    if (value === undefined) throw new Error(`no value for the match on ${column}`)
+    terms.push(value === null ? `${column}!` : column)
+  }
+  const { find } = findStatement(db, { lock, match: terms.join(','), select, table })
+  const { rows } = await runPrepared(db, find, match as Record<string, unknown>)
+  return rows[0]
+}
+
 /** The row the match picks (its key, or a unique set of columns); `lock` holds it for a change. */
 export function findRow<T extends Table>(
   db: Db,
@@ -93,8 +139,7 @@ export function findRow<T extends Table>(
   match: RowMatch<T>,
   options: RowLock = {},
 ): Promise<Row<T> | undefined> {
-  const query = rowsOf(db, table, match)
-  return (options.lock ? forUpdate(db, query) : query).executeTakeFirst()
+  return findPrepared(db, table, '*', match, options.lock === true)
 }
 
 /** One column of the row the match picks; undefined when there is no such row. */
@@ -104,7 +149,7 @@ export async function findValue<T extends Table, C extends Column<T>>(
   column: C,
   match: RowMatch<T>,
 ): Promise<Row<T>[C] | undefined> {
-  const row = await whereMatch(untyped(db).selectFrom(table).select(column), match).executeTakeFirst()
+  const row = await findPrepared(db, table, column, match, false)
   return row?.[column]
 }
 

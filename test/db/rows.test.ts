@@ -38,6 +38,30 @@ describe('row helpers', () => {
     assert.match(sql, /where "key" = \S+ and "locked_until" is null$/)
   })
 
+  it('find by a statement prepared once per shape: each call its own values, a null apart, a lock', async () => {
+    await insertRows(db, 'login_throttles', [throttle('p1', null), throttle('p2', '2026-01-03T00:00:00')])
+    // One shape (key, then locked_until), three sets of values: each finds its own row or none.
+    const byKeyAndLock = (key: string, lockedUntil: string) =>
+      findRow(db, 'login_throttles', { key, locked_until: lockedUntil })
+    assert.equal((await byKeyAndLock('p2', '2026-01-03T00:00:00'))?.key, 'p2')
+    assert.equal(await byKeyAndLock('p1', '2026-01-03T00:00:00'), undefined)
+    assert.equal(await byKeyAndLock('p2', '2026-01-04T00:00:00'), undefined)
+    // The same columns with a null value is another statement (`is null`), not a slot bound to null.
+    assert.equal((await findRow(db, 'login_throttles', { key: 'p1', locked_until: null }))?.key, 'p1')
+    assert.equal(await findRow(db, 'login_throttles', { key: 'p2', locked_until: null }), undefined)
+    await assert.rejects(
+      findRow(db, 'login_throttles', { key: undefined as unknown as string }),
+      /no value for the match on key/,
+    )
+    assert.equal(await findValue(db, 'login_throttles', 'locked_until', { key: 'p2' }), '2026-01-03T00:00:00')
+    const locked = await db
+      .transaction()
+      .execute((trx) => findRow(trx, 'login_throttles', { key: 'p1' }, { lock: true }))
+    assert.equal(locked?.key, 'p1')
+    await deleteRows(db, 'login_throttles', { key: 'p1' })
+    await deleteRows(db, 'login_throttles', { key: 'p2' })
+  })
+
   it('refuse an undefined value, and a write that matches no column (the whole table)', async () => {
     const match = { key: undefined as unknown as string }
     await assert.rejects(deleteRows(db, 'login_throttles', match), /no value for the match on key/)
