@@ -78,8 +78,19 @@ export async function nextTokenExpiry(db: Db, userId: number, now: string): Prom
   return (rows[0]?.next as string | null | undefined) ?? null
 }
 
-export const findToken = (db: Db, userId: number, id: number, now: string) =>
-  activeTokens(db, userId, now).selectAll('tokens').where('tokens.id', '=', id).executeTakeFirst()
+/** Prepared once: a token by id is the read behind every GET, PUT and DELETE of one. */
+const findTokenStatement = defineShaped('working token of user', (db, _shape: null, dialect) => ({
+  find: activeTokens(db as Db, stableSlot(dialect, 'user'), stableSlot(dialect, 'now'))
+    .selectAll('tokens')
+    .where('tokens.id', '=', stableSlot<number>(dialect, 'id'))
+    .compile(),
+}))
+
+/** One of the user's working tokens by id; undefined for another user's, an app's or an expired one. */
+export async function findToken(db: Db, userId: number, id: number, now: string) {
+  const { rows } = await runPrepared(db, findTokenStatement(db, null).find, { user: userId, now, id })
+  return rows[0]
+}
 
 export const updateTokenLabel = (db: Db, id: number, label: string) =>
   updateRow(db, 'tokens', { id }, { label })

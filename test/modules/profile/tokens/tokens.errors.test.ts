@@ -87,6 +87,22 @@ describe('personal access token refusals', () => {
     assert.equal(res.status, 401, 'it expires with its creator')
   })
 
+  it('shows a token by id until it expires, then answers 404 for it', async () => {
+    const created = await create({ label: 'brief', expiry: addSeconds(nowTimestamp(api.clock), 60) })
+    assert.equal(created.status, 200, JSON.stringify(created.body))
+    const byId = () =>
+      api.request({ method: 'GET', url: `/v4/profile/tokens/${created.body.id}`, headers: owner.headers })
+    assert.equal((await byId()).body.label, 'brief')
+    api.clock.advance(61_000)
+    try {
+      const gone = await byId()
+      assert.equal(gone.status, 404)
+      assert.deepEqual(gone.body, { errors: [{ reason: 'Not found' }] })
+    } finally {
+      api.clock.advance(-61_000)
+    }
+  })
+
   it('refuses an expiry that is not a date-time or not in the future', async () => {
     const now = nowTimestamp(api.clock)
     for (const expiry of ['tomorrow', '2030-02-30T00:00:00', now, addSeconds(now, -60)]) {
