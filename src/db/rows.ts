@@ -49,12 +49,20 @@ function whereMatch(query: Untyped, match: object, write = false): Untyped {
   // An empty match on a write would change or delete the whole table.
   if (write && Object.keys(match).length === 0) throw new Error('a write must match some column')
   let narrowed = query
-  for (const [column, value] of Object.entries(match)) {
-    // An undefined value is a programming error: it would match nothing or, dropped, everything.
-    if (value === undefined) throw new Error(`no value for the match on ${column}`)
+  for (const [column, value] of matchEntries(match)) {
     narrowed = narrowed.where(column, value === null ? 'is' : '=', value)
   }
   return narrowed
+}
+
+/** The match's columns and values in order; an undefined value is refused. */
+function matchEntries(match: object): Array<[string, unknown]> {
+  const entries = Object.entries(match)
+  for (const [column, value] of entries) {
+    // An undefined value is a programming error: it would match nothing or, dropped, everything.
+    if (value === undefined) throw new Error(`no value for the match on ${column}`)
+  }
+  return entries
 }
 
 /** Every row of `table` that the match picks, as a query to narrow, order or page further. */
@@ -121,12 +129,7 @@ async function findPrepared(
   match: object,
   lock: boolean,
 ): Promise<Untyped | undefined> {
-  const terms: string[] = []
-  for (const [column, value] of Object.entries(match)) {
-    // An undefined value is a programming error: it would match nothing or, dropped, everything.
-    if (value === undefined) throw new Error(`no value for the match on ${column}`)
-    terms.push(value === null ? `${column}!` : column)
-  }
+  const terms = matchEntries(match).map(([column, value]) => (value === null ? `${column}!` : column))
   const { find } = findStatement(db, { lock, match: terms.join(','), select, table })
   const { rows } = await runPrepared(db, find, match as Record<string, unknown>)
   return rows[0]
