@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict'
 import { once } from 'node:events'
 import { connect, type Socket } from 'node:net'
+import { PassThrough } from 'node:stream'
 import { before, describe, it } from 'node:test'
-import { type TestApp, useTestApp } from './helpers/app.ts'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { MemoryBlobStore } from '../src/blobs/memory-blob-store.ts'
+import { buildTestApp, type TestApp, useTestApp } from './helpers/app.ts'
 import { createAccount } from './helpers/factories.ts'
 import { waitFor } from './helpers/wait-for.ts'
-import { gz, rawImage, startUpload } from './modules/images/image-helpers.ts'
+import { gz, putData, rawImage, startUpload } from './modules/images/image-helpers.ts'
 
 /** Opens a raw connection to the app, collecting what the server sends until it closes. */
 async function rawConnection(port: number): Promise<{ socket: Socket; closed: Promise<string> }> {
@@ -18,6 +21,31 @@ async function rawConnection(port: number): Promise<{ socket: Socket; closed: Pr
   socket.on('error', () => {})
   const closed = once(socket, 'close').then(() => received)
   return { socket, closed }
+}
+
+/** Opens a PUT of `data` to an upload URL on a raw connection and sends its first ten bytes only. */
+async function stalledUpload(port: number, path: string, data: Buffer): Promise<Promise<string>> {
+  const { socket, closed } = await rawConnection(port)
+  socket.write(
+    `PUT ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/octet-stream\r\nContent-Length: ${data.length}\r\n\r\n`,
+  )
+  socket.write(data.subarray(0, 10))
+  return closed
+}
+
+/** Reads an upload's state, the URL's `waiting` (takes data), `receiving` or `received`. */
+async function uploadState(api: TestApp, imageId: string): Promise<string | null | undefined> {
+  const id = Number(imageId.split('/')[1])
+  const row = await api.db.selectFrom('images').select('upload_state').where('id', '=', id).executeTakeFirst()
+  return row?.upload_state
+}
+
+/** Starts the app listening on a free local port, and returns the port. */
+async function listenOnAnyPort(api: TestApp): Promise<number> {
+  await api.app.listen({ port: 0, host: '127.0.0.1' })
+  const address = api.app.server.address()
+  if (address === null || typeof address === 'string') throw new Error('not listening')
+  return address.port
 }
 
 /** Status and JSON body of a raw HTTP/1.1 answer. */
@@ -34,10 +62,7 @@ describe('what one HTTP connection may hold of the server', () => {
   let port: number
 
   before(async () => {
-    await api.app.listen({ port: 0, host: '127.0.0.1' })
-    const address = api.app.server.address()
-    if (address === null || typeof address === 'string') throw new Error('not listening')
-    port = address.port
+    port = await listenOnAnyPort(api)
   })
 
   it('a request without Host gets 400 in the envelope', async () => {
@@ -80,18 +105,10 @@ describe('what one HTTP connection may hold of the server', () => {
   it('an upload whose body stalls is cut, and its URL takes data again', async () => {
     const owner = await createAccount(api)
     const upload = await startUpload(api, owner)
-    const { socket, closed } = await rawConnection(port)
-    const data = gz(rawImage(64 * 1024))
-    socket.write(
-      `PUT ${upload.path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/octet-stream\r\nContent-Length: ${data.length}\r\n\r\n`,
-    )
-    socket.write(data.subarray(0, 10))
-    await closed
-    const id = Number(upload.image.id.split('/')[1])
-    const state = async () =>
-      (await api.db.selectFrom('images').select('upload_state').where('id', '=', id).executeTakeFirst())
-        ?.upload_state
-    await waitFor(async () => (await state()) === 'waiting', { message: 'the upload to be released' })
+    await stalledUpload(port, upload.path, gz(rawImage(64 * 1024)))
+    await waitFor(async () => (await uploadState(api, upload.image.id)) === 'waiting', {
+      message: 'the upload to be released',
+    })
   })
 
   it('connections beyond the limit are refused', async () => {
@@ -99,5 +116,79 @@ describe('what one HTTP connection may hold of the server', () => {
     const extra = await rawConnection(port).catch(() => undefined)
     if (extra !== undefined) assert.equal(await extra.closed, '', 'closed without an answer')
     for (const { socket } of held) socket.destroy()
+  })
+})
+
+/** A memory store whose writers open only when the test lets them. */
+class GatedBlobStore extends MemoryBlobStore {
+  #ask = () => {}
+  /** Resolves once a writer is asked for. */
+  readonly asked = new Promise<void>((resolve) => {
+    this.#ask = resolve
+  })
+  /** Lets writers open. */
+  open = () => {}
+  readonly #opened = new Promise<void>((resolve) => {
+    this.open = resolve
+  })
+
+  override async create(key: string) {
+    this.#ask()
+    await this.#opened
+    return super.create(key)
+  }
+}
+
+describe('an upload cut while the server is still preparing to read it', () => {
+  const store = new GatedBlobStore()
+  const api: TestApp = useTestApp({ http: { idleTimeoutMs: 300 }, blobStore: store })
+  let port: number
+
+  before(async () => {
+    port = await listenOnAnyPort(api)
+  })
+
+  // The connection is gone before the body is first read (a slow claim, a slow store): the upload
+  // must still end, give its URL back and let go of its inspection.
+  it('is released, and its URL takes data again', async () => {
+    const owner = await createAccount(api)
+    const upload = await startUpload(api, owner)
+    const data = gz(rawImage(64 * 1024))
+    const closed = stalledUpload(port, upload.path, data)
+    await store.asked
+    await closed
+    store.open()
+    await waitFor(async () => (await uploadState(api, upload.image.id)) === 'waiting', {
+      message: 'the upload to be released',
+    })
+    const again = await putData(api, upload.path, data)
+    assert.equal(again.status, 200)
+    assert.equal(again.body.status, 'available')
+  })
+})
+
+describe('an upload still receiving when the server closes', () => {
+  it('is answered 503, its URL given back, and the close completes', async () => {
+    const api = await buildTestApp()
+    try {
+      const owner = await createAccount(api)
+      const upload = await startUpload(api, owner)
+      const body = new PassThrough()
+      body.write(gz(rawImage(64 * 1024)).subarray(0, 10))
+      const answer = putData(api, upload.path, body)
+      await waitFor(async () => (await uploadState(api, upload.image.id)) === 'receiving', {
+        message: 'the upload to be claimed',
+      })
+      await api.app.close()
+      const cut = await Promise.race([
+        answer,
+        sleep(5000, undefined, { ref: false }).then(() => assert.fail('the upload was not answered')),
+      ])
+      assert.equal(cut.status, 503)
+      assert.deepEqual(cut.body, { errors: [{ reason: 'The server is shutting down; retry the upload' }] })
+      assert.equal(await uploadState(api, upload.image.id), 'waiting')
+    } finally {
+      await api.close()
+    }
   })
 })

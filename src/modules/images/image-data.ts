@@ -130,8 +130,9 @@ export async function receiveImageData(
   // The request is piped in rather than made part of a pipeline: a failed pipeline destroys its
   // streams, and destroying the request would reset the connection before the 4xx could be sent.
   const fail = (error: Error) => sink.destroy(error)
+  const interrupted = () => fail(Object.assign(new Error('upload interrupted'), { code: 'ECONNRESET' }))
   const closed = () => {
-    if (!source.readableEnded) fail(Object.assign(new Error('upload interrupted'), { code: 'ECONNRESET' }))
+    if (!source.readableEnded) interrupted()
   }
   const aborted = () => fail(signal?.reason as Error)
   source.on('error', fail)
@@ -139,7 +140,12 @@ export async function receiveImageData(
   signal?.addEventListener('abort', aborted, { once: true })
   // A refusal found by the inspection (a qcow2 header, the size cap) stops the upload at once.
   inspection.result.catch(fail)
-  source.pipe(sink)
+  // The signal and the connection may have ended while the upload was being claimed and the
+  // inspection opened, before anything listened: their events are past, and a pipe from a closed
+  // request would never end.
+  if (signal?.aborted) aborted()
+  else if (source.destroyed) interrupted()
+  else source.pipe(sink)
   try {
     await finished
   } catch (error) {

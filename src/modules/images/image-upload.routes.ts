@@ -1,5 +1,4 @@
 import { IncomingMessage } from 'node:http'
-import type { Socket } from 'node:net'
 import type { Readable } from 'node:stream'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ApiError, notFound } from '../../common/errors.ts'
@@ -15,13 +14,17 @@ const LINGER_MS = 5000
  * make the kernel reset the connection, and the client could lose the answer that explains the
  * refusal; a client that stops sending (as curl does on an early error) keeps its connection.
  */
-function discardRest(body: Readable, socket: Socket): void {
+function discardRest(body: Readable, request: IncomingMessage): void {
   body.resume()
-  const timer = setTimeout(() => socket.destroy(), LINGER_MS).unref()
+  // Destroying the unfinished request closes its connection (an injected one has no socket).
+  const timer = setTimeout(() => request.destroy(), LINGER_MS).unref()
   const done = () => clearTimeout(timer)
   body.once('end', done)
-  socket.once('close', done)
+  request.once('close', done)
 }
+
+const serverClosing = () =>
+  new ApiError('unavailable', [{ reason: 'The server is shutting down; retry the upload' }])
 
 /** What curl -T sends (nothing), what the API document asks for, and the usual gzip names. */
 const ACCEPTED_TYPES = new Set(['', 'application/octet-stream', 'application/gzip', 'application/x-gzip'])
@@ -33,6 +36,15 @@ const ACCEPTED_TYPES = new Set(['', 'application/octet-stream', 'application/gzi
  * out of the access log, which shows the pattern instead.
  */
 export const imageUploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  // A body that stopped arriving on a connection that is gone would otherwise hold its
+  // inspection and its claim on the URL past the server's close, and keep the process alive.
+  const closing = new AbortController()
+  const receiving = new Set<Promise<unknown>>()
+  app.addHook('onClose', async () => {
+    closing.abort(serverClosing())
+    await Promise.allSettled(receiving)
+  })
+
   app.removeAllContentTypeParsers()
   const handOver = (_request: unknown, payload: Readable, done: (error: null, body: Readable) => void) =>
     done(null, payload)
@@ -61,8 +73,9 @@ export const imageUploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
             { reason: 'Content-Type must be application/octet-stream' },
           ])
         }
+        if (closing.signal.aborted) throw serverClosing()
         const length = request.headers['content-length']
-        return await receiveUpload(
+        const received = receiveUpload(
           { db: app.db, blobs: app.blobs, clock: app.clock },
           {
             token: request.params.token,
@@ -70,11 +83,18 @@ export const imageUploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
             declaredBytes: length === undefined ? undefined : Number(length),
             // A body read from a socket holds fresh copies; an injected one may hold its caller's.
             ownChunks: request.raw instanceof IncomingMessage,
+            stop: closing.signal,
           },
           app.imageUploads,
         )
+        receiving.add(received)
+        try {
+          return await received
+        } finally {
+          receiving.delete(received)
+        }
       } catch (error) {
-        if (body && !body.readableEnded) discardRest(body, request.raw.socket)
+        if (body && !body.readableEnded) discardRest(body, request.raw)
         throw error
       }
     },
@@ -89,7 +109,7 @@ export const imageUploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: { auth: { public: true }, sensitiveUrl: true },
     handler: async (request) => {
       const body = request.body as Readable | undefined
-      if (body && !body.readableEnded) discardRest(body, request.raw.socket)
+      if (body && !body.readableEnded) discardRest(body, request.raw)
       throw notFound()
     },
   })

@@ -97,6 +97,8 @@ export interface ReceiveUploadInput {
    * be freed as soon as they are stored; an injected request's chunks may be its caller's.
    */
   ownChunks?: boolean
+  /** Aborted when the server closes: the upload stops with the signal's reason and lets go of the URL. */
+  stop?: AbortSignal
 }
 
 const usedUrl = () => new ApiError('forbidden', [{ reason: 'This upload URL has already been used' }])
@@ -172,7 +174,8 @@ export async function receiveUpload(
   }, LEASE_RENEW_MS)
   let stored = false
   try {
-    const data = await streamIntoStore(blobs, key, { ...input, body: input.body }, limits, lost.signal)
+    const stop = input.stop === undefined ? lost.signal : AbortSignal.any([lost.signal, input.stop])
+    const data = await streamIntoStore(blobs, key, { ...input, body: input.body }, limits, stop)
     stored = true
     return await inTransaction(db, async (trx) => {
       const row = await repo.lockImage(trx, found.id)
@@ -271,12 +274,12 @@ async function streamIntoStore(
   key: string,
   input: ReceiveUploadInput & { body: Readable },
   limits: UploadLimits,
-  leaseLost: AbortSignal,
+  stop: AbortSignal,
 ): Promise<Awaited<ReturnType<typeof receiveImageData>>> {
   const writer = await blobs.create(key)
   try {
     const data = await receiveImageData(input.body, writer, limits, {
-      signal: leaseLost,
+      signal: stop,
       ownChunks: input.ownChunks === true,
     })
     await writer.commit()
