@@ -8,7 +8,7 @@ import { MemoryBlobStore } from '../src/blobs/memory-blob-store.ts'
 import { buildTestApp, type TestApp, useTestApp } from './helpers/app.ts'
 import { createAccount } from './helpers/factories.ts'
 import { waitFor } from './helpers/wait-for.ts'
-import { gz, putData, rawImage, startUpload } from './modules/images/image-helpers.ts'
+import { gz, putData, rawImage, startUpload, uploadState } from './modules/images/image-helpers.ts'
 
 /** Opens a raw connection to the app, collecting what the server sends until it closes. */
 async function rawConnection(port: number): Promise<{ socket: Socket; closed: Promise<string> }> {
@@ -23,21 +23,17 @@ async function rawConnection(port: number): Promise<{ socket: Socket; closed: Pr
   return { socket, closed }
 }
 
-/** Opens a PUT of `data` to an upload URL on a raw connection and sends its first ten bytes only. */
-async function stalledUpload(port: number, path: string, data: Buffer): Promise<Promise<string>> {
+/**
+ * Opens a PUT of `data` to an upload URL on a raw connection and sends its first ten bytes only;
+ * resolves with what the server sent once it closes the connection.
+ */
+async function stalledUpload(port: number, path: string, data: Buffer): Promise<string> {
   const { socket, closed } = await rawConnection(port)
   socket.write(
     `PUT ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/octet-stream\r\nContent-Length: ${data.length}\r\n\r\n`,
   )
   socket.write(data.subarray(0, 10))
   return closed
-}
-
-/** Reads an upload's state, the URL's `waiting` (takes data), `receiving` or `received`. */
-async function uploadState(api: TestApp, imageId: string): Promise<string | null | undefined> {
-  const id = Number(imageId.split('/')[1])
-  const row = await api.db.selectFrom('images').select('upload_state').where('id', '=', id).executeTakeFirst()
-  return row?.upload_state
 }
 
 /** Starts the app listening on a free local port, and returns the port. */

@@ -37,6 +37,16 @@ export async function startUpload(
   return { image: res.body.image, uploadTo: res.body.upload_to, path: `/image-uploads/${token}`, token }
 }
 
+/** An upload URL's state: `waiting` (it takes data), `receiving` or `received`; by the image's wire id. */
+export async function uploadState(api: TestApp, imageId: string): Promise<string | null | undefined> {
+  const row = await api.db
+    .selectFrom('images')
+    .select('upload_state')
+    .where('id', '=', Number(imageId.split('/')[1]))
+    .executeTakeFirst()
+  return row?.upload_state
+}
+
 export function putData(api: TestApp, path: string, payload: Buffer | NodeJS.ReadableStream, headers = {}) {
   return api.request({
     method: 'PUT',

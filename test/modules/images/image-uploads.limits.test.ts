@@ -4,7 +4,7 @@ import { describe, it } from 'node:test'
 import { useTestApp } from '../../helpers/app.ts'
 import { createAccount } from '../../helpers/factories.ts'
 import { waitFor } from '../../helpers/wait-for.ts'
-import { gz, putData, rawImage, startUpload } from './image-helpers.ts'
+import { gz, putData, rawImage, startUpload, uploadState } from './image-helpers.ts'
 
 describe('image upload: what one account and one process may hold', () => {
   const api = useTestApp({ imageUploads: { maxPendingUploads: 2, maxConcurrentUploads: 1 } })
@@ -40,15 +40,7 @@ describe('image upload: what one account and one process may hold', () => {
     const pending = putData(api, streaming.path, body)
     const data = gz(rawImage(8192))
     body.write(data.subarray(0, 100))
-    const id = Number(streaming.image.id.split('/')[1])
-    await waitFor(async () => {
-      const row = await api.db
-        .selectFrom('images')
-        .select('upload_state')
-        .where('id', '=', id)
-        .executeTakeFirst()
-      return row?.upload_state === 'receiving'
-    })
+    await waitFor(async () => (await uploadState(api, streaming.image.id)) === 'receiving')
     const refused = await putData(api, waiting.path, gz(rawImage(4096)))
     assert.equal(refused.status, 503)
     assert.ok(refused.headers['retry-after'])

@@ -10,7 +10,7 @@ import { FsBlobStore } from '../../../src/blobs/fs-blob-store.ts'
 import { MemoryBlobStore } from '../../../src/blobs/memory-blob-store.ts'
 import { useTestApp } from '../../helpers/app.ts'
 import { createAccount } from '../../helpers/factories.ts'
-import { gz, putData, rawImage, startUpload } from './image-helpers.ts'
+import { gz, putData, rawImage, startUpload, uploadState } from './image-helpers.ts'
 
 const diskFull = () =>
   storageFailure(
@@ -42,12 +42,7 @@ describe('image upload: a failing blob store', () => {
       const res = await putData(api, upload.path, gz(rawImage(8192)))
       assert.equal(res.status, 507)
       assert.deepEqual(res.body, { errors: [{ reason: 'Insufficient storage' }] })
-      const row = await api.db
-        .selectFrom('images')
-        .select('upload_state')
-        .where('id', '=', Number(upload.image.id.split('/')[1]))
-        .executeTakeFirstOrThrow()
-      assert.equal(row.upload_state, 'waiting')
+      assert.equal(await uploadState(api, upload.image.id), 'waiting')
     })
   })
 
