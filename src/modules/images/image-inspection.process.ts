@@ -105,6 +105,8 @@ server.on('error', (error) => {
   process.stderr.write(`image inspection: ${error.message}\n`)
   stop()
 })
-server.listen(address, () => send({ listening: true }))
+// The API process may be gone before this listens (stopped as it started): the channel is closed
+// then, and the failed send stops this instead of crashing it.
+server.listen(address, () => send({ listening: true }, undefined, {}, (error) => error && stop()))
 // The API process gone (killed), no one can connect any more: stop at once.
 process.on('disconnect', stop)
