@@ -11,6 +11,26 @@ import { createTestDatabase, testDialect, testPostgresUrl } from './dialects.ts'
 import { waitFor } from './wait-for.ts'
 
 const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url))
+/** What `npm start` runs: the CLI from its bundle. */
+export const START = fileURLToPath(new URL('../../src/start.js', import.meta.url))
+
+/** Runs `node <script> <args>` (LOG_LEVEL warn unless `env` says); resolves with its exit code and output. */
+export async function runScript(script: string, args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [script, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (d) => {
+    stdout += d
+  })
+  child.stderr.on('data', (d) => {
+    stderr += d
+  })
+  const [code] = await once(child, 'exit')
+  return { code: code as number, stdout, stderr }
+}
 
 /** A free loopback port (the OS picks one; tiny race, fine for tests). */
 export async function freePort(): Promise<number> {
@@ -38,10 +58,11 @@ export interface ServerProcess {
 export async function startServerProcess(
   env: Record<string, string>,
   timeoutMs = 30_000,
+  entry = CLI,
 ): Promise<ServerProcess> {
   const port = await freePort()
   let output = ''
-  const child = spawn(process.execPath, [CLI, 'serve'], {
+  const child = spawn(process.execPath, [entry, 'serve'], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
-import { once } from 'node:events'
 import { describe, it } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import { REALISTIC_WORK } from '../../../src/jobs/work-durations.ts'
-import { type ServerProcess, useServerPair } from '../../helpers/processes.ts'
+import { runScript, type ServerProcess, useServerPair } from '../../helpers/processes.ts'
 import { waitFor } from '../../helpers/wait-for.ts'
 import { gz, rawImage } from '../images/image-helpers.ts'
 
@@ -14,22 +12,7 @@ const TOKEN = 'd2'.repeat(32)
 const auth = { authorization: `Bearer ${TOKEN}` }
 const admin = { 'x-cloudplane-admin-key': ADMIN_KEY }
 
-async function cli(args: string[]) {
-  const child = spawn(process.execPath, [CLI, ...args, '--admin-key', ADMIN_KEY], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, LOG_LEVEL: 'warn' },
-  })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (d) => {
-    stdout += d
-  })
-  child.stderr.on('data', (d) => {
-    stderr += d
-  })
-  const [code] = await once(child, 'exit')
-  return { code: code as number, stdout, stderr }
-}
+const cli = (args: string[]) => runScript(CLI, [...args, '--admin-key', ADMIN_KEY])
 
 interface Answer {
   status: number
