@@ -59,6 +59,8 @@ describe('npm start: the CLI from one bundled file, rebuilt when its sources cha
     )
     try {
       assert.doesNotMatch(server.output(), /could not build/)
+      // Node's own modules are taken without reading their lazy exports (the fetch implementation).
+      assert.doesNotMatch(readFileSync(bundlePath(), 'utf8'), /^import \{[^;]*\} from "node:/m)
       const inputs = Object.keys(readManifest().inputs)
       for (const input of ['src/cli.ts', 'src/app.ts', 'package.json'])
         assert.ok(inputs.includes(input), input)

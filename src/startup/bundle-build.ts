@@ -1,4 +1,5 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { isBuiltin } from 'node:module'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { Plugin } from 'esbuild'
 
@@ -52,6 +53,38 @@ const externalsByUrl: Plugin = {
   },
 }
 
+/**
+ * Node's own modules, imported as ES modules, come from `process.getBuiltinModule` with only their
+ * plain values as exports. An ES import of a built-in module reads every export, and some are
+ * getters that load much more when read: node:http's WebSocket loads the fetch implementation,
+ * node:crypto's webcrypto the Web Crypto API, tens of milliseconds of each start that nothing
+ * uses. An import of such a getter by name fails the build (and the start runs the sources). A
+ * `require` of a built-in is left as it is: it reads nothing.
+ */
+const builtinsWithoutGetters: Plugin = {
+  name: 'builtins-without-getters',
+  setup(build) {
+    build.onResolve({ filter: /^[\w:/]+$/ }, (args) =>
+      args.kind === 'import-statement' && isBuiltin(args.path)
+        ? { path: args.path, namespace: 'builtin' }
+        : undefined,
+    )
+    build.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => {
+      const module = process.getBuiltinModule(args.path) as Record<string, unknown>
+      const plain = Object.getOwnPropertyNames(module).filter(
+        (name) =>
+          /^[A-Za-z_$][\w$]*$/.test(name) && Object.getOwnPropertyDescriptor(module, name)?.get === undefined,
+      )
+      const contents = [
+        `const module = process.getBuiltinModule(${JSON.stringify(args.path)});`,
+        'export default module;',
+        `export const { ${plain.join(', ')} } = module;`,
+      ].join('\n')
+      return { contents, loader: 'js' }
+    })
+  },
+}
+
 export interface BundleTarget {
   /** The repository's root. */
   root: URL
@@ -84,12 +117,13 @@ export async function buildBundle({ root, dir, format }: BundleTarget): Promise<
     legalComments: 'none',
     logLevel: 'silent',
     metafile: true,
-    plugins: [externalsByUrl, keepModuleUrls(fileURLToPath(new URL('src/', root)))],
+    plugins: [builtinsWithoutGetters, externalsByUrl, keepModuleUrls(fileURLToPath(new URL('src/', root)))],
   })
   const inputs: Record<string, number> = {}
   let changedMeanwhile = false
   for (const path of [...Object.keys(result.metafile.inputs), ...EXTRA_INPUTS]) {
-    if (path.startsWith('node_modules/') && !EXTRA_INPUTS.includes(path)) continue
+    // Dependencies count by npm's record; Node's own modules (`builtin:node:…`) are not files.
+    if ((path.startsWith('node_modules/') && !EXTRA_INPUTS.includes(path)) || path.includes(':')) continue
     const mtimeMs = statSync(new URL(path, root), { throwIfNoEntry: false })?.mtimeMs
     if (mtimeMs === undefined) continue
     inputs[path] = mtimeMs

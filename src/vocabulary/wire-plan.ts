@@ -130,8 +130,31 @@ function ordered(object: Record<string, unknown>, order: readonly string[]): Rec
  * `required` extras apply to responses; in request bodies the wire-only keys are optional.
  */
 export function wireSchema(vocabulary: Vocabulary, schema: unknown, extrasRequired: boolean): unknown {
-  if (Array.isArray(schema)) return schema.map((s) => wireSchema(vocabulary, s, extrasRequired))
-  if (!isObject(schema)) return schema
+  if (typeof schema !== 'object' || schema === null) return schema
+  let caches = wireSchemas.get(vocabulary)
+  if (caches === undefined) {
+    caches = [new WeakMap(), new WeakMap()]
+    wireSchemas.set(vocabulary, caches)
+  }
+  const cache = caches[extrasRequired ? 1 : 0]
+  let out = cache.get(schema)
+  if (out === undefined) {
+    out = Array.isArray(schema)
+      ? schema.map((s) => wireSchema(vocabulary, s, extrasRequired))
+      : objectWireSchema(vocabulary, schema as Schema, extrasRequired)
+    cache.set(schema, out)
+  }
+  return out
+}
+
+/**
+ * What `wireSchema` gave, by vocabulary and then by `extrasRequired`: a route's schemas are shared
+ * by its roots (/v4, /v4beta) and its HEAD route, and their parts (a region, an error, a page) by
+ * many routes, so each is translated once per start rather than once per use.
+ */
+const wireSchemas = new WeakMap<Vocabulary, [WeakMap<object, unknown>, WeakMap<object, unknown>]>()
+
+function objectWireSchema(vocabulary: Vocabulary, schema: Schema, extrasRequired: boolean): Schema {
   const out: Schema = {}
   for (const [key, value] of Object.entries(schema)) {
     if (key === TERM || key === TERM_KEYS) continue
