@@ -91,13 +91,22 @@ function handleError(
 }
 
 async function errorsPlugin(app: FastifyInstance) {
-  // A shadow router of every route, so a known path with the wrong method gets 405, not 404.
-  const shadow = FindMyWay({ ignoreTrailingSlash: true })
+  // A shadow router of every route, so a known path with the wrong method gets 405, not 404. Built
+  // on the first 404: building it with the routes was a share of every start.
+  const routes: Array<[string, string]> = []
+  let shadow: ReturnType<typeof FindMyWay> | undefined
+  const shadowRouter = () => {
+    if (shadow === undefined) {
+      shadow = FindMyWay({ ignoreTrailingSlash: true })
+      for (const [method, url] of routes) shadow.on(method as 'GET', url, () => {})
+    }
+    return shadow
+  }
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method]
     for (const method of methods) {
       if (method === 'OPTIONS' || method === 'HEAD') continue
-      shadow.on(method as 'GET', route.url, () => {})
+      routes.push([method, route.url])
     }
   })
 
@@ -122,7 +131,8 @@ async function errorsPlugin(app: FastifyInstance) {
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/'
-    const allowed = METHODS.filter((m) => m !== request.method && shadow.find(m, path) !== null)
+    const router = shadowRouter()
+    const allowed = METHODS.filter((m) => m !== request.method && router.find(m, path) !== null)
     if (allowed.length > 0) {
       reply.header('Allow', [...allowed, ...(allowed.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', '))
       return send(reply, 405, [{ reason: 'Method not allowed' }])
