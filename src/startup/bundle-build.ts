@@ -40,8 +40,8 @@ function keepModuleUrls(src: string): Plugin {
  * The external packages are loaded by their files' full paths, so the bundle runs wherever it is
  * written. One that is not installed (an optional one) stays a name, and fails as it would have.
  */
-const externalsByUrl: Plugin = {
-  name: 'externals-by-url',
+const externalsByPath: Plugin = {
+  name: 'externals-by-path',
   setup(build) {
     build.onResolve({ filter: EXTERNAL }, (args) => {
       try {
@@ -117,7 +117,7 @@ export async function buildBundle({ root, dir, format }: BundleTarget): Promise<
     legalComments: 'none',
     logLevel: 'silent',
     metafile: true,
-    plugins: [builtinsWithoutGetters, externalsByUrl, keepModuleUrls(fileURLToPath(new URL('src/', root)))],
+    plugins: [builtinsWithoutGetters, externalsByPath, keepModuleUrls(fileURLToPath(new URL('src/', root)))],
   })
   const inputs: Record<string, number> = {}
   let changedMeanwhile = false
