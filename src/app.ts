@@ -26,7 +26,7 @@ import { openapi } from './plugins/openapi.ts'
 import { type RateLimitOptions, rateLimits } from './plugins/rate-limits.ts'
 import { readiness } from './plugins/readiness.ts'
 import { requestLog } from './plugins/request-log.ts'
-import { API_PREFIXES, apiRoutes } from './routes.ts'
+import { API_ROOT, apiRoutes, routedUrl } from './routes.ts'
 import { applyServerLimits, type HttpLimits, httpServerOptions } from './server-options.ts'
 import { compileLazily, lazySerializers } from './startup/lazy-schemas.ts'
 import type { Naming } from './vocabulary/naming.ts'
@@ -82,6 +82,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     childLoggerFactory: (logger) => logger,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
+    rewriteUrl: routedUrl,
     frameworkErrors,
     clientErrorHandler,
     ...httpServerOptions(options.http),
@@ -119,7 +120,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // other route hooks, so that they (the errors plugin's 405 router) see the served paths.
   await app.register(vocabularyRoutes, {
     vocabulary: vocabularyFor(options.naming ?? 'document'),
-    apiPrefixes: API_PREFIXES,
+    apiPrefixes: [API_ROOT],
   })
   await app.register(headers)
   await app.register(readiness, { ready: options.ready ?? true })
@@ -127,7 +128,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(errors)
   await app.register(arrayBounds)
   await app.register(jsonBody)
-  await app.register(auth, { apiPrefixes: API_PREFIXES })
+  await app.register(auth, { apiPrefixes: [API_ROOT] })
   await app.register(rateLimits, options.rateLimits ?? { mode: 'off' })
   // After authentication (rules may name an account or token), before any answer from a cache.
   if (options.control) await app.register(controlFaults)
@@ -142,7 +143,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(blobs, { store: options.blobStore ?? new MemoryBlobStore() })
   await app.register(jobs, options.jobs ?? { poll: false })
   await app.register(imageUploads, options.imageUploads ?? {})
-  for (const prefix of API_PREFIXES) await app.register(apiRoutes, { prefix })
+  await app.register(apiRoutes, { prefix: API_ROOT })
   // The `upload_to` URLs: outside the API roots, like the storage URLs the real service hands out.
   await app.register(imageUploadRoutes)
   // The login pages and OAuth endpoints, as on the real service's separate login host.

@@ -17,6 +17,24 @@ describe('pointers to the reference, and the reference itself', () => {
     assert.deepEqual(unknown.body, { errors: [{ reason: 'Not found' }] })
   })
 
+  it('serves /v4beta as /v4: the same answers, 405s and 404s; /v4betas is another path', async () => {
+    const v4 = await api.request({ method: 'GET', url: '/v4/regions/us-iad?x=1' })
+    const beta = await api.request({ method: 'GET', url: '/v4beta/regions/us-iad?x=1' })
+    assert.equal(beta.status, 200)
+    assert.deepEqual(beta.body, v4.body)
+    const wrongMethod = await api.request({ method: 'DELETE', url: '/v4beta/regions' })
+    assert.equal(wrongMethod.status, 405)
+    assert.match(String(wrongMethod.headers.allow), /GET/)
+    for (const url of ['/v4beta/nothing-here', '/v4betas/regions', '/v4beta2']) {
+      const res = await api.request({ method: 'GET', url })
+      assert.equal(res.status, 404, url)
+      assert.deepEqual(res.body, { errors: [{ reason: 'Not found' }] }, url)
+    }
+    const index = await api.request({ method: 'GET', url: '/v4beta?from=browser' })
+    assert.equal(index.status, 200)
+    assert.equal(index.body.docs, '/docs')
+  })
+
   it('the docs page carries our title and our SVG favicon', async () => {
     const page = await api.request({ method: 'GET', url: '/docs/' })
     assert.equal(page.status, 200)

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
-import { API_PREFIXES } from '../routes.ts'
+import { API_ROOT } from '../routes.ts'
 import { SPEC_VERSION } from './headers.ts'
 
 const IndexSchema = Type.Object({
@@ -27,7 +27,6 @@ const INDEX = {
 export async function apiIndexRoutes(app: FastifyInstance): Promise<void> {
   const schema = { hide: true, response: { 200: IndexSchema } }
   app.get('/', { schema }, async () => INDEX)
-  for (const prefix of API_PREFIXES) {
-    app.get(prefix, { schema, config: { auth: { public: true } } }, async () => INDEX)
-  }
+  // `/v4beta` is routed here too (routes.ts).
+  app.get(API_ROOT, { schema, config: { auth: { public: true } } }, async () => INDEX)
 }

@@ -56,7 +56,7 @@ async function requestLogPlugin(app: FastifyInstance) {
   // A callback hook, not an async one: no promise per request.
   app.addHook('onResponse', (request, reply, done) => {
     // The path only: a client that puts a credential in the query string must not get it logged.
-    const path = request.url.split('?', 1)[0] ?? ''
+    const path = request.originalUrl.split('?', 1)[0] ?? ''
     // A route that knows its URL holds a secret logs its pattern (`/image-uploads/:token`).
     const url = !MAY_HOLD_SECRET.test(path)
       ? path

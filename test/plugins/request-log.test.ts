@@ -44,5 +44,9 @@ describe('the access log', () => {
     lines.length = 0
     await api.request({ method: 'GET', url: '/v4/regions?page=2' })
     assert.match(lines.join(''), /"url":"\/v4\/regions"/)
+    lines.length = 0
+    // /v4beta is routed as /v4; the log shows what the client asked for.
+    await api.request({ method: 'GET', url: '/v4beta/regions' })
+    assert.match(lines.join(''), /"url":"\/v4beta\/regions"/)
   })
 })

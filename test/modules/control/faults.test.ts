@@ -91,6 +91,12 @@ describe('fault rules', () => {
     assert.equal(gateway.status, 502)
     assert.deepEqual(gateway.body, { errors: [{ reason: 'Bad Gateway' }] })
     await api.admin('DELETE', '/faults')
+
+    // A rule names the path as clients send it: /v4beta is served by the /v4 routes, not matched as them.
+    await api.admin('POST', '/faults', { path: '/v4beta/regions*', status: 502 })
+    assert.equal((await api.request({ method: 'GET', url: '/v4beta/regions/us-iad' })).status, 502)
+    assert.equal((await api.request({ method: 'GET', url: '/v4/regions/us-iad' })).status, 200)
+    await api.admin('DELETE', '/faults')
   })
 
   it('matches by method, path glob, account and token; the control API is never faulted', async () => {

@@ -67,6 +67,16 @@ describe('the request journal', () => {
     assert.ok(!JSON.stringify(res.body).includes(owner.token))
   })
 
+  it('records a /v4beta request under the path the client sent', async () => {
+    await api.admin('DELETE', '/journal')
+    const res = await api.request({ method: 'GET', url: '/v4beta/regions/us-iad?page=1' })
+    assert.equal(res.status, 200)
+    const [entry] = (await journal()).body.data
+    assert.equal(entry.path, '/v4beta/regions/us-iad')
+    assert.equal(entry.query, 'page=1')
+    assert.equal(entry.status, 200)
+  })
+
   it('redacts secrets: tokens, passwords, 2FA and phone codes, security answers, upload URLs and data', async () => {
     await api.admin('DELETE', '/journal')
     const token = await api.request({

@@ -43,7 +43,8 @@ export function installFaultHook(app: FastifyInstance, controlPrefix: string): F
     if (!app.readiness.ready) return
     const rules = await cache.rules(countersOf(request))
     if (rules.length === 0) return
-    const path = request.url.split('?', 1)[0] ?? ''
+    // As the client sent it (`/v4beta` is routed as `/v4`, routes.ts): a rule names what clients send.
+    const path = request.originalUrl.split('?', 1)[0] ?? ''
     if (isExempt(path, controlPrefix)) return
     const subject = {
       method: request.method,

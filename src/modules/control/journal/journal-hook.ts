@@ -30,7 +30,8 @@ export function installJournalHook(app: FastifyInstance, writer: JournalWriter, 
     responseBody: unknown,
     outcome: JournalOutcome | null,
   ) => {
-    const url = request.url
+    // As the client sent it (`/v4beta` is routed as `/v4`, routes.ts).
+    const url = request.originalUrl
     const q = url.indexOf('?')
     const rawPath = q === -1 ? url : url.slice(0, q)
     if (!isJournalled(rawPath, controlPrefix)) return
