@@ -53,4 +53,26 @@ describe('OpenAPI document', () => {
     assert.equal(page.status, 200)
     assert.match(String(page.headers['content-type']), /text\/html/)
   })
+
+  it("the reference's assets, its copy of the document and a HEAD come through with this app's headers", async () => {
+    const script = await api.request({ method: 'GET', url: '/docs/static/swagger-ui-bundle.js' })
+    assert.equal(script.status, 200)
+    assert.match(String(script.headers['content-type']), /javascript/)
+    assert.ok(script.raw.body.length > 100_000, 'the whole bundle')
+    assert.ok(script.headers['x-request-id'], "this app's headers")
+    assert.ok(script.headers['content-security-policy'], "the reference's policy")
+    const json = await api.request({ method: 'GET', url: '/docs/json' })
+    assert.deepEqual(json.body, (await api.request({ method: 'GET', url: '/v4/openapi.json' })).body)
+    const head = await api.request({ method: 'HEAD', url: '/docs/' })
+    assert.equal(head.status, 200)
+    assert.equal(head.raw.body, '')
+  })
+
+  it('a path under /docs the reference does not have is a 404 with the error envelope', async () => {
+    for (const url of ['/docs/nothing-here', '/docs/static/nothing.js']) {
+      const res = await api.request({ method: 'GET', url })
+      assert.equal(res.status, 404, url)
+      assert.ok(Array.isArray(res.body.errors), url)
+    }
+  })
 })

@@ -1,8 +1,8 @@
 import swagger from '@fastify/swagger'
-import swaggerUi from '@fastify/swagger-ui'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { ErrorBodySchema, PAGE_QUERY_DOCUMENTED } from '../common/schemas.ts'
+import { lazyDocsUi } from './docs-ui.ts'
 import { SPEC_VERSION } from './headers.ts'
 
 const TITLE = 'cloudplane: Cloud Infrastructure API v4'
@@ -126,7 +126,7 @@ async function openapiPlugin(app: FastifyInstance, options: { extra?: ExtraOpera
       return { ...openapiObject, paths }
     },
   })
-  await app.register(swaggerUi, {
+  lazyDocsUi(app, {
     routePrefix: '/docs',
     staticCSP: false,
     logo: { type: 'image/svg+xml', content: Buffer.from(LOGO_SVG), href: '/docs' },
