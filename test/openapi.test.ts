@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { describe, it } from 'node:test'
+import Fastify from 'fastify'
+import fp from 'fastify-plugin'
 import { generateOpenApiDocument } from '../src/openapi-document.ts'
 import { useTestApp } from './helpers/app.ts'
 
@@ -69,10 +71,41 @@ describe('OpenAPI document', () => {
   })
 
   it('a path under /docs the reference does not have is a 404 with the error envelope', async () => {
-    for (const url of ['/docs/nothing-here', '/docs/static/nothing.js']) {
-      const res = await api.request({ method: 'GET', url })
-      assert.equal(res.status, 404, url)
+    for (const [method, url] of [
+      ['GET', '/docs/nothing-here'],
+      ['GET', '/docs/static/nothing.js'],
+      ['POST', '/docs/nothing-here'],
+    ] as const) {
+      const res = await api.request({ method, url })
+      assert.equal(res.status, 404, `${method} ${url}`)
       assert.ok(Array.isArray(res.body.errors), url)
+    }
+  })
+
+  it("another method on a path the reference has is a 405, on each of the reference's own routes", async () => {
+    const { default: swaggerUi } = await import('@fastify/swagger-ui')
+    const ui = Fastify()
+    const urls: string[] = []
+    ui.addHook('onRoute', (route) => {
+      if ([route.method].flat().includes('GET')) urls.push(route.url.replace('*', 'swagger-ui.css'))
+    })
+    const document = () => ({ openapi: '3.1.0', info: { title: 'x', version: '1' }, paths: {} })
+    await ui.register(
+      fp(
+        async (instance) => {
+          instance.decorate('swagger', document)
+        },
+        { name: '@fastify/swagger' },
+      ),
+    )
+    await ui.register(swaggerUi, { routePrefix: '/docs' })
+    await ui.ready()
+    await ui.close()
+    assert.ok(urls.length >= 4, urls.join(' '))
+    for (const url of urls) {
+      const res = await api.request({ method: 'POST', url })
+      assert.equal(res.status, 405, url)
+      assert.match(String(res.headers.allow), /^GET, HEAD/, url)
     }
   })
 })

@@ -50,6 +50,17 @@ export function lazyDocsUi(app: FastifyInstance, options: FastifySwaggerUiOption
     }
     return reply.code(page.statusCode).send(page.rawPayload)
   }
-  const { routePrefix } = options
-  for (const url of [routePrefix, `${routePrefix}/*`]) app.get(url, { schema: { hide: true } }, serve)
+  for (const url of docsUiPaths(options.routePrefix)) app.get(url, { schema: { hide: true } }, serve)
 }
+
+/**
+ * The paths `@fastify/swagger-ui` routes (a test holds this list to the UI's own), routed in the
+ * app as they were when the UI was registered in it: a path it lacks is a 404 without building
+ * it, and another method on one it has is a 405.
+ */
+const docsUiPaths = (prefix: string): string[] => [
+  prefix,
+  `${prefix}/json`,
+  `${prefix}/yaml`,
+  `${prefix}/static/*`,
+]
