@@ -1,7 +1,19 @@
 import type { Db } from '../db/connect.ts'
+import { upsertRows } from '../db/rows.ts'
 import { storedCapabilities } from '../modules/regions/region-capabilities.ts'
 import { type CatalogueAvailability, type CatalogueRegion, defaultAvailability } from './regions.ts'
 import { SHIPPED_REGIONS } from './regions-file.ts'
+
+/** What the catalogue sets on a region it already has: all but its `status`. */
+const CATALOGUE_COLUMNS = [
+  'label',
+  'country',
+  'capabilities',
+  'resolvers_ipv4',
+  'resolvers_ipv6',
+  'site_type',
+  'position',
+] as const
 
 /**
  * Makes the region tables match the catalogue. Upserts keep a region's `status`, which an operator
@@ -13,22 +25,18 @@ export async function syncRegions(
   availability: CatalogueAvailability[] = defaultAvailability(regions),
 ): Promise<void> {
   const ids = regions.map((r) => r.id)
-  for (const [position, region] of regions.entries()) {
-    const values = {
-      label: region.label,
-      country: region.country,
-      capabilities: storedCapabilities(region.capabilities),
-      resolvers_ipv4: region.resolvers.ipv4,
-      resolvers_ipv6: region.resolvers.ipv6,
-      site_type: region.site_type,
-      position,
-    }
-    await db
-      .insertInto('regions')
-      .values({ id: region.id, status: region.status, ...values })
-      .onConflict((oc) => oc.column('id').doUpdateSet(values))
-      .execute()
-  }
+  const rows = regions.map((region, position) => ({
+    id: region.id,
+    status: region.status,
+    label: region.label,
+    country: region.country,
+    capabilities: storedCapabilities(region.capabilities),
+    resolvers_ipv4: region.resolvers.ipv4,
+    resolvers_ipv6: region.resolvers.ipv6,
+    site_type: region.site_type,
+    position,
+  }))
+  await upsertRows(db, 'regions', rows, ['id'], CATALOGUE_COLUMNS)
   if (ids.length > 0) await db.deleteFrom('regions').where('id', 'not in', ids).execute()
   await db.deleteFrom('region_availability').execute()
   if (availability.length > 0) {

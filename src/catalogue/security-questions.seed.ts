@@ -1,4 +1,5 @@
 import type { Db } from '../db/connect.ts'
+import { upsertRows } from '../db/rows.ts'
 import { type CatalogueSecurityQuestion, SECURITY_QUESTIONS } from './security-questions.ts'
 
 /** Makes the question table match the catalogue; a question dropped from it takes its answers along. */
@@ -6,13 +7,13 @@ export async function syncSecurityQuestions(
   db: Db,
   questions: CatalogueSecurityQuestion[] = SECURITY_QUESTIONS,
 ): Promise<void> {
-  for (const { id, question } of questions) {
-    await db
-      .insertInto('security_questions')
-      .values({ id, question })
-      .onConflict((oc) => oc.column('id').doUpdateSet({ question }))
-      .execute()
-  }
+  await upsertRows(
+    db,
+    'security_questions',
+    questions.map(({ id, question }) => ({ id, question })),
+    ['id'],
+    ['question'],
+  )
   const ids = questions.map((q) => q.id)
   if (ids.length > 0) await db.deleteFrom('security_questions').where('id', 'not in', ids).execute()
 }

@@ -202,6 +202,62 @@ export async function upsertRow<T extends Table>(
     .execute()
 }
 
+/**
+ * Inserts the rows in one statement; where one meets a row with the same `key` columns, sets that
+ * row's `columns` to the values sent instead. Nothing at all for no rows.
+ */
+export async function upsertRows<T extends Table>(
+  db: Db,
+  table: T,
+  rows: readonly NewRow<T>[],
+  key: readonly Column<T>[],
+  columns: readonly Column<T>[],
+): Promise<void> {
+  if (rows.length === 0) return
+  await untyped(db)
+    .insertInto(table)
+    .values(rows)
+    .onConflict((oc: Untyped) =>
+      oc
+        .columns(key)
+        .doUpdateSet((eb: Untyped) => Object.fromEntries(columns.map((c) => [c, eb.ref(`excluded.${c}`)]))),
+    )
+    .execute()
+}
+
+/**
+ * Makes the stored rows match `rows`, found by `key` (a unique column other than `id`): each one
+ * stored already is written again under the id it has (its `columns` set to the values sent), the
+ * others are inserted. Not an upsert on `key`: on PostgreSQL that draws an id from the table's
+ * sequence for every row, even the ones it ends up updating.
+ */
+export async function syncRowsByKey<T extends Table, K extends Column<T>>(
+  db: Db,
+  table: T,
+  rows: readonly NewRow<T>[],
+  key: K,
+  columns: readonly Column<T>[],
+): Promise<void> {
+  if (rows.length === 0) return
+  const keyOf = (row: NewRow<T>): unknown => (row as Record<string, unknown>)[key]
+  const stored: Array<{ id: number } & Record<string, unknown>> = await untyped(db)
+    .selectFrom(table)
+    .select(['id', key])
+    .where(key, 'in', rows.map(keyOf))
+    .execute()
+  const ids = new Map(stored.map((row) => [row[key], row.id]))
+  const again = rows.flatMap((row) => {
+    const id = ids.get(keyOf(row))
+    return id === undefined ? [] : [{ id, ...row }]
+  })
+  await upsertRows(db, table, again, ['id' as Column<T>], columns)
+  await insertRows(
+    db,
+    table,
+    rows.filter((row) => !ids.has(keyOf(row))),
+  )
+}
+
 /** Sets `changes` on the row the match picks and returns it; throws when there is none. */
 export function updateRow<T extends Table>(
   db: Db,

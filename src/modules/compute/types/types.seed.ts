@@ -1,30 +1,42 @@
 import type { Db } from '../../../db/connect.ts'
+import { upsertRows } from '../../../db/rows.ts'
 import { type CatalogueType, COMPUTE_TYPES } from './types.catalogue.ts'
+
+const TYPE_COLUMNS = [
+  'label',
+  'class',
+  'memory',
+  'disk',
+  'transfer',
+  'vcpus',
+  'gpus',
+  'network_out',
+  'price',
+  'region_prices',
+  'addons',
+  'successor',
+  'position',
+] as const
 
 /** Makes the type table match the catalogue (runs on every start, inside the seeding transaction). */
 export async function syncComputeTypes(db: Db, types: CatalogueType[] = COMPUTE_TYPES): Promise<void> {
-  for (const [position, type] of types.entries()) {
-    const values = {
-      label: type.label,
-      class: type.class,
-      memory: type.memory,
-      disk: type.disk,
-      transfer: type.transfer,
-      vcpus: type.vcpus,
-      gpus: type.gpus,
-      network_out: type.network_out,
-      price: JSON.stringify(type.price),
-      region_prices: JSON.stringify(type.region_prices),
-      addons: JSON.stringify(type.addons),
-      successor: type.successor,
-      position,
-    }
-    await db
-      .insertInto('compute_types')
-      .values({ id: type.id, ...values })
-      .onConflict((oc) => oc.column('id').doUpdateSet(values))
-      .execute()
-  }
+  const rows = types.map((type, position) => ({
+    id: type.id,
+    label: type.label,
+    class: type.class,
+    memory: type.memory,
+    disk: type.disk,
+    transfer: type.transfer,
+    vcpus: type.vcpus,
+    gpus: type.gpus,
+    network_out: type.network_out,
+    price: JSON.stringify(type.price),
+    region_prices: JSON.stringify(type.region_prices),
+    addons: JSON.stringify(type.addons),
+    successor: type.successor,
+    position,
+  }))
+  await upsertRows(db, 'compute_types', rows, ['id'], TYPE_COLUMNS)
   const ids = types.map((t) => t.id)
   if (ids.length > 0) await db.deleteFrom('compute_types').where('id', 'not in', ids).execute()
 }
