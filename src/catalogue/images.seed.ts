@@ -2,25 +2,6 @@ import type { Db } from '../db/connect.ts'
 import { syncRowsByKey } from '../db/rows.ts'
 import { type CatalogueImage, PUBLIC_IMAGE_CREATOR, PUBLIC_IMAGES } from './images.ts'
 
-/** What the catalogue sets on a public image it already has: all but its slug and account. */
-const CATALOGUE_COLUMNS = [
-  'label',
-  'description',
-  'created_by',
-  'type',
-  'status',
-  'size',
-  'capabilities',
-  'is_public',
-  'deprecated',
-  'vendor',
-  'eol',
-  'expiry',
-  'created',
-  'updated',
-  'position',
-] as const
-
 /**
  * Makes the public images match the catalogue (by slug; private images are untouched), keeping
  * their ids and drawing none: private images share the table's sequence, and an upsert by slug
@@ -46,5 +27,5 @@ export async function syncPublicImages(db: Db, images: CatalogueImage[] = PUBLIC
     updated: image.created,
     position,
   }))
-  await syncRowsByKey(db, 'images', rows, 'slug', CATALOGUE_COLUMNS)
+  await syncRowsByKey(db, 'images', rows, 'slug', ['account_id'])
 }

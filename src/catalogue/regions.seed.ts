@@ -4,17 +4,6 @@ import { storedCapabilities } from '../modules/regions/region-capabilities.ts'
 import { type CatalogueAvailability, type CatalogueRegion, defaultAvailability } from './regions.ts'
 import { SHIPPED_REGIONS } from './regions-file.ts'
 
-/** What the catalogue sets on a region it already has: all but its `status`. */
-const CATALOGUE_COLUMNS = [
-  'label',
-  'country',
-  'capabilities',
-  'resolvers_ipv4',
-  'resolvers_ipv6',
-  'site_type',
-  'position',
-] as const
-
 /**
  * Makes the region tables match the catalogue. Upserts keep a region's `status`, which an operator
  * may have set (an outage) independently of the catalogue.
@@ -36,7 +25,7 @@ export async function syncRegions(
     site_type: region.site_type,
     position,
   }))
-  await upsertRows(db, 'regions', rows, ['id'], CATALOGUE_COLUMNS)
+  await upsertRows(db, 'regions', rows, ['id'], ['status'])
   if (ids.length > 0) await db.deleteFrom('regions').where('id', 'not in', ids).execute()
   await db.deleteFrom('region_availability').execute()
   if (availability.length > 0) {

@@ -12,7 +12,6 @@ export async function syncSecurityQuestions(
     'security_questions',
     questions.map(({ id, question }) => ({ id, question })),
     ['id'],
-    ['question'],
   )
   const ids = questions.map((q) => q.id)
   if (ids.length > 0) await db.deleteFrom('security_questions').where('id', 'not in', ids).execute()

@@ -204,39 +204,42 @@ export async function upsertRow<T extends Table>(
 
 /**
  * Inserts the rows in one statement; where one meets a row with the same `key` columns, sets that
- * row's `columns` to the values sent instead. Nothing at all for no rows.
+ * row's other columns to the values sent instead, all but those named in `keep`. Nothing at all
+ * for no rows.
  */
 export async function upsertRows<T extends Table>(
   db: Db,
   table: T,
   rows: readonly NewRow<T>[],
   key: readonly Column<T>[],
-  columns: readonly Column<T>[],
+  keep: readonly Column<T>[] = [],
 ): Promise<void> {
-  if (rows.length === 0) return
+  const first = rows[0]
+  if (first === undefined) return
+  const set = Object.keys(first).filter((c) => !key.includes(c as never) && !keep.includes(c as never))
   await untyped(db)
     .insertInto(table)
     .values(rows)
     .onConflict((oc: Untyped) =>
       oc
         .columns(key)
-        .doUpdateSet((eb: Untyped) => Object.fromEntries(columns.map((c) => [c, eb.ref(`excluded.${c}`)]))),
+        .doUpdateSet((eb: Untyped) => Object.fromEntries(set.map((c) => [c, eb.ref(`excluded.${c}`)]))),
     )
     .execute()
 }
 
 /**
  * Makes the stored rows match `rows`, found by `key` (a unique column other than `id`): each one
- * stored already is written again under the id it has (its `columns` set to the values sent), the
- * others are inserted. Not an upsert on `key`: on PostgreSQL that draws an id from the table's
- * sequence for every row, even the ones it ends up updating.
+ * stored already is written again under the id it has (all its columns but those in `keep` set to
+ * the values sent), the others are inserted. Not an upsert on `key`: on PostgreSQL that draws an
+ * id from the table's sequence for every row, even the ones it ends up updating.
  */
 export async function syncRowsByKey<T extends Table, K extends Column<T>>(
   db: Db,
   table: T,
   rows: readonly NewRow<T>[],
   key: K,
-  columns: readonly Column<T>[],
+  keep: readonly Column<T>[] = [],
 ): Promise<void> {
   if (rows.length === 0) return
   const keyOf = (row: NewRow<T>): unknown => (row as Record<string, unknown>)[key]
@@ -250,7 +253,7 @@ export async function syncRowsByKey<T extends Table, K extends Column<T>>(
     const id = ids.get(keyOf(row))
     return id === undefined ? [] : [{ id, ...row }]
   })
-  await upsertRows(db, table, again, ['id' as Column<T>], columns)
+  await upsertRows(db, table, again, ['id' as Column<T>], [key, ...keep])
   await insertRows(
     db,
     table,

@@ -4,23 +4,6 @@ import { gravatarId } from './gravatar.ts'
 import { type CatalogueScript, PUBLIC_SCRIPTS } from './scripts.catalogue.ts'
 import { parseUserDefinedFields } from './user-defined-fields.ts'
 
-/** What the file sets on a catalogue script already stored: all but its counts and its key. */
-const CATALOGUE_COLUMNS = [
-  'username',
-  'user_gravatar_id',
-  'label',
-  'description',
-  'ordinal',
-  'logo_url',
-  'images',
-  'is_public',
-  'created',
-  'updated',
-  'rev_note',
-  'script',
-  'user_defined_fields',
-] as const
-
 /**
  * Makes the public catalogue scripts match the file (by key; the accounts' scripts are untouched).
  * Scripts already stored are written again under the ids they have, keeping the deployment counts
@@ -46,5 +29,9 @@ export async function syncPublicScripts(db: Db, scripts: CatalogueScript[] = PUB
     script: s.script,
     user_defined_fields: JSON.stringify(parseUserDefinedFields(s.script)),
   }))
-  await syncRowsByKey(db, 'scripts', rows, 'catalogue_key', CATALOGUE_COLUMNS)
+  await syncRowsByKey(db, 'scripts', rows, 'catalogue_key', [
+    'account_id',
+    'deployments_total',
+    'deployments_active',
+  ])
 }

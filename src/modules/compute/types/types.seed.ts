@@ -2,22 +2,6 @@ import type { Db } from '../../../db/connect.ts'
 import { upsertRows } from '../../../db/rows.ts'
 import { type CatalogueType, COMPUTE_TYPES } from './types.catalogue.ts'
 
-const TYPE_COLUMNS = [
-  'label',
-  'class',
-  'memory',
-  'disk',
-  'transfer',
-  'vcpus',
-  'gpus',
-  'network_out',
-  'price',
-  'region_prices',
-  'addons',
-  'successor',
-  'position',
-] as const
-
 /** Makes the type table match the catalogue (runs on every start, inside the seeding transaction). */
 export async function syncComputeTypes(db: Db, types: CatalogueType[] = COMPUTE_TYPES): Promise<void> {
   const rows = types.map((type, position) => ({
@@ -36,7 +20,7 @@ export async function syncComputeTypes(db: Db, types: CatalogueType[] = COMPUTE_
     successor: type.successor,
     position,
   }))
-  await upsertRows(db, 'compute_types', rows, ['id'], TYPE_COLUMNS)
+  await upsertRows(db, 'compute_types', rows, ['id'])
   const ids = types.map((t) => t.id)
   if (ids.length > 0) await db.deleteFrom('compute_types').where('id', 'not in', ids).execute()
 }
