@@ -282,27 +282,26 @@ export function countFromTallies(db: Db, dialect: SqlDialect, plan: TallyPlan) {
   const coarse = sql`select ${columns} from event_range_tallies t where t.account_id = ${account} and t.scale = 'id16384' and t.bucket >= ${at('coarseFrom')} and t.bucket < ${at('coarseTo')}${onTally}`
   const fineAt = (end: 1 | 2) =>
     sql`select ${columns} from event_range_tallies t where t.account_id = ${account} and t.scale = 'id256' and t.bucket >= ${at(`fineFrom${end}`)} and t.bucket < ${at(`fineTo${end}`)}${onTally}`
-  // The fine blocks at either end, and those of the coarse blocks across the window's edge: for
-  // each of these, its fine blocks over the primary key (CROSS JOIN keeps SQLite's loops in this
-  // order; LATERAL, kept whole by OFFSET 0, makes PostgreSQL search them per coarse block rather
-  // than hash every fine block of the account).
-  const underCoarse = sql`t.account_id = ${account} and t.scale = 'id256' and t.bucket >= c.bucket * ${sql.lit(FINE_PER_COARSE)}
+  // A fine block (tally row `row`) across the window's edge: its own events of its kind.
+  const fineEvents = (row: string) => sql`(select count(*) from events e
+    where e.account_id = ${account} and e.id >= ${sql.ref(`${row}.bucket`)} * ${sql.lit(FINE)} and e.id < ${sql.ref(`${row}.bucket`)} * ${sql.lit(FINE)} + ${sql.lit(FINE)}
+      and ${plain('e.action', 'text')} = ${sql.ref(`${row}.action`)} and coalesce(e.entity_type, '') = ${sql.ref(`${row}.entity_key`)}
+      and e.read = ${sql.ref(`${row}.read`)} and ${windowOf('e')})`
+  const fineCount = (row: string) =>
+    sql`case when ${inside(row)} then ${sql.ref(`${row}.n`)} when ${across(row)} then ${fineEvents(row)} else 0 end`
+  // A coarse block across the window's edge counts as its fine blocks, searched over the primary
+  // key for that block alone: a subquery in a CASE runs only for the rows that reach it, so the
+  // coarse blocks are read once (a second pass over them, to find those across the edge, cost
+  // about as much as the first at a million events).
+  const fineOfCoarse = sql`(select coalesce(sum(${fineCount('t')}), 0) from event_range_tallies t
+    where t.account_id = ${account} and t.scale = 'id256' and t.bucket >= c.bucket * ${sql.lit(FINE_PER_COARSE)}
       and t.bucket < c.bucket * ${sql.lit(FINE_PER_COARSE)} + ${sql.lit(FINE_PER_COARSE)} and t.action = c.action
-      and t.entity_key = c.entity_key and t.read = c.read`
-  const fineOfCoarse =
-    dialect === 'postgres'
-      ? sql`select t.* from c cross join lateral (select ${columns} from event_range_tallies t where ${underCoarse} offset 0) t where ${across('c')}`
-      : sql`select ${columns} from c cross join event_range_tallies t where ${underCoarse} and ${across('c')}`
-  const fine = sql`${fineAt(1)} union all ${fineAt(2)} union all ${fineOfCoarse}`
+      and t.entity_key = c.entity_key and t.read = c.read)`
   const events = (end: 1 | 2) =>
     sql`(select count(*) from events where events.account_id = ${account} and events.id >= ${at(`idFrom${end}`)} and events.id < ${at(`idTo${end}`)} and ${windowOf('events')}${onEvent})`
-  // A fine block across the window's edge: its own events of its kind.
-  const fineEvents = sql`(select count(*) from events e
-    where e.account_id = ${account} and e.id >= f.bucket * ${sql.lit(FINE)} and e.id < f.bucket * ${sql.lit(FINE)} + ${sql.lit(FINE)}
-      and ${plain('e.action', 'text')} = f.action and coalesce(e.entity_type, '') = f.entity_key and e.read = f.read and ${windowOf('e')})`
-  const counted = sql<{ n: number }>`(with c as (${coarse}), f as (${fine})
-    select coalesce((select sum(case when ${inside('c')} then c.n else 0 end) from c), 0)
-      + coalesce((select sum(case when ${inside('f')} then f.n when ${across('f')} then ${fineEvents} else 0 end) from f), 0)
+  const counted = sql<{ n: number }>`(select
+      coalesce((select sum(case when ${inside('c')} then c.n when ${across('c')} then ${fineOfCoarse} else 0 end) from (${coarse}) c), 0)
+      + coalesce((select sum(${fineCount('f')}) from (${fineAt(1)} union all ${fineAt(2)}) f), 0)
       + ${events(1)} + ${events(2)} as n)`
   return db.selectFrom(counted.as('counted')).select(sql<number>`counted.n`.as('n'))
 }

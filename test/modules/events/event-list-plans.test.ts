@@ -162,4 +162,14 @@ describe('account events: query plans that stay flat', { skip: !onSqlite && 'SQL
       }
     }
   })
+
+  it('counts an id range reading each range of tallies once', async () => {
+    for (const filter of RANGES.filter((f) => 'id' in f)) {
+      const count = await plan(fill(statementsOf(filter).count, valuesOf(filter)))
+      const searches = count.match(/SEARCH t USING PRIMARY KEY \(account_id=\? AND scale=\? AND bucket>\?/g)
+      // The coarse blocks, the fine blocks at either end, and the fine blocks of a coarse block
+      // across the window's edge (searched for such a block only).
+      assert.equal(searches?.length, 4, count)
+    }
+  })
 })
