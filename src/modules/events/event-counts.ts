@@ -287,21 +287,22 @@ export function countFromTallies(db: Db, dialect: SqlDialect, plan: TallyPlan) {
     where e.account_id = ${account} and e.id >= ${sql.ref(`${row}.bucket`)} * ${sql.lit(FINE)} and e.id < ${sql.ref(`${row}.bucket`)} * ${sql.lit(FINE)} + ${sql.lit(FINE)}
       and ${plain('e.action', 'text')} = ${sql.ref(`${row}.action`)} and coalesce(e.entity_type, '') = ${sql.ref(`${row}.entity_key`)}
       and e.read = ${sql.ref(`${row}.read`)} and ${windowOf('e')})`
-  const fineCount = (row: string) =>
-    sql`case when ${inside(row)} then ${sql.ref(`${row}.n`)} when ${across(row)} then ${fineEvents(row)} else 0 end`
+  // A tally row's events in the window: all, none, or (across its edge) `partly`.
+  const tallied = (row: string, partly: RawBuilder<unknown>) =>
+    sql`case when ${inside(row)} then ${sql.ref(`${row}.n`)} when ${across(row)} then ${partly} else 0 end`
   // A coarse block across the window's edge counts as its fine blocks, searched over the primary
   // key for that block alone: a subquery in a CASE runs only for the rows that reach it, so the
-  // coarse blocks are read once (a second pass over them, to find those across the edge, was 7 of
-  // the 54 µs of SQLite's count of half a million-event account by id).
-  const fineOfCoarse = sql`(select coalesce(sum(${fineCount('t')}), 0) from event_range_tallies t
+  // coarse blocks are read once (the second pass over them that this replaced was 7 of the 54 µs
+  // of SQLite's count of `id > middle` at a million events).
+  const fineOfCoarse = sql`(select coalesce(sum(${tallied('t', fineEvents('t'))}), 0) from event_range_tallies t
     where t.account_id = ${account} and t.scale = 'id256' and t.bucket >= c.bucket * ${sql.lit(FINE_PER_COARSE)}
       and t.bucket < c.bucket * ${sql.lit(FINE_PER_COARSE)} + ${sql.lit(FINE_PER_COARSE)} and t.action = c.action
       and t.entity_key = c.entity_key and t.read = c.read)`
   const events = (end: 1 | 2) =>
     sql`(select count(*) from events where events.account_id = ${account} and events.id >= ${at(`idFrom${end}`)} and events.id < ${at(`idTo${end}`)} and ${windowOf('events')}${onEvent})`
   const counted = sql<{ n: number }>`(select
-      coalesce((select sum(case when ${inside('c')} then c.n when ${across('c')} then ${fineOfCoarse} else 0 end) from (${coarse}) c), 0)
-      + coalesce((select sum(${fineCount('f')}) from (${fineAt(1)} union all ${fineAt(2)}) f), 0)
+      coalesce((select sum(${tallied('c', fineOfCoarse)}) from (${coarse}) c), 0)
+      + coalesce((select sum(${tallied('f', fineEvents('f'))}) from (${fineAt(1)} union all ${fineAt(2)}) f), 0)
       + ${events(1)} + ${events(2)} as n)`
   return db.selectFrom(counted.as('counted')).select(sql<number>`counted.n`.as('n'))
 }
