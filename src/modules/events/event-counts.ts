@@ -224,7 +224,7 @@ export function tallyPlan(filter: string | null, dialect: SqlDialect): TallyPlan
  * days (day tallies), whole hours and minutes at either end, and the events of at most two partial
  * minutes, counted over an index (each the shorter part of its minute, see `timeSlots`). By id:
  * whole blocks of 16,384 ids, then of 256 ids at the ends, and the events of at most two partial
- * blocks; a block whose events' times all fall inside the window counts whole, one wholly outside
+ * blocks (each the shorter part of its block, see `idSlots`); a block whose events' times all fall inside the window counts whole, one wholly outside
  * not at all, and one across its edge is counted finer (its fine blocks, then its events). Either
  * way the cost follows the number of buckets and kinds of events, not the number of events.
  * Slots: `account` and those of `countSlots`.
@@ -303,7 +303,7 @@ export function countFromTallies(db: Db, dialect: SqlDialect, plan: TallyPlan) {
   const counted = sql<{ n: number }>`(select
       coalesce((select sum(${tallied('c', fineOfCoarse)}) from (${coarse}) c), 0)
       + coalesce((select sum(${tallied('f', fineEvents('f'))}) from (${fineAt(1)} union all ${fineAt(2)}) f), 0)
-      + ${events(1)} + ${events(2)} as n)`
+      + ${at('idSign1')} * ${events(1)} + ${at('idSign2')} * ${events(2)} as n)`
   return db.selectFrom(counted.as('counted')).select(sql<number>`counted.n`.as('n'))
 }
 
@@ -383,7 +383,13 @@ function timeSlots(from: number, to: number): Record<string, string | number> {
   }
 }
 
-/** `[from, to)` of ids as coarse blocks, fine blocks at either end, and the ids of partial ones. */
+/**
+ * `[from, to)` of ids as coarse blocks, fine blocks at either end, and the ids of partial ones.
+ *
+ * A partial fine block at either end is counted by its shorter part: the ids of the range in it,
+ * or, when those are more than half of it, the whole block (among the fine blocks) less its ids
+ * outside the range (`idSign…` -1). Either way at most half a block of events is read there.
+ */
 function idSlots(from: number, to: number): Record<string, number> {
   const none: [number, number] = [0, 0]
   let coarse = none
@@ -391,18 +397,33 @@ function idSlots(from: number, to: number): Record<string, number> {
   let fine2 = none
   let ids1: [number, number] = from < to ? [from, to] : none
   let ids2 = none
+  let sign1 = 1
+  let sign2 = 1
   const fineFrom = Math.ceil(from / FINE)
   const fineTo = Math.floor(to / FINE)
   if (fineFrom < fineTo) {
     ids1 = [from, fineFrom * FINE]
     ids2 = [fineTo * FINE, to]
-    fine1 = [fineFrom, fineTo]
+    // The whole partial block less the ids before `from` (after `to`), where those are fewer.
+    const wideFrom = ids1[1] - ids1[0] > FINE / 2
+    const wideTo = ids2[1] - ids2[0] > FINE / 2
+    if (wideFrom) {
+      ids1 = [(fineFrom - 1) * FINE, from]
+      sign1 = -1
+    }
+    if (wideTo) {
+      ids2 = [to, (fineTo + 1) * FINE]
+      sign2 = -1
+    }
+    const first = wideFrom ? fineFrom - 1 : fineFrom
+    const last = wideTo ? fineTo + 1 : fineTo
+    fine1 = [first, last]
     const coarseFrom = Math.ceil(fineFrom / FINE_PER_COARSE)
     const coarseTo = Math.floor(fineTo / FINE_PER_COARSE)
     if (coarseFrom < coarseTo) {
       coarse = [coarseFrom, coarseTo]
-      fine1 = [fineFrom, coarseFrom * FINE_PER_COARSE]
-      fine2 = [coarseTo * FINE_PER_COARSE, fineTo]
+      fine1 = [first, coarseFrom * FINE_PER_COARSE]
+      fine2 = [coarseTo * FINE_PER_COARSE, last]
     }
   }
   // Every block that holds an id of the range (the partial ones too), for the bounds of `created`.
@@ -429,6 +450,8 @@ function idSlots(from: number, to: number): Record<string, number> {
     idTo1: ids1[1],
     idFrom2: ids2[0],
     idTo2: ids2[1],
+    idSign1: sign1,
+    idSign2: sign2,
   }
 }
 
