@@ -124,6 +124,14 @@ export function plainColumn(column: string, dialect: SqlDialect): RawBuilder<unk
   return column.endsWith('.created') ? sql`(${sql.ref(column)} + interval '0 s')` : sql.ref(column)
 }
 
+/** The bounds of `created` over an `id` range's blocks (`rangeAside`), a table of one row. */
+export interface RangeBounds {
+  lo: string | null
+  hi: string | null
+}
+/** The name `rangeAside`'s `where` reads its bounds by: a common table expression of the page. */
+export const RANGE_BOUNDS = 'range_bounds'
+
 /**
  * The page of a list with a top-level range of `id` or `created` in the other field's order, as a
  * filter without that range and a condition that replaces it; undefined for other lists.
@@ -137,14 +145,17 @@ export function plainColumn(column: string, dialect: SqlDialect): RawBuilder<unk
  *
  * An `id` range ordered by `created`: also the bounds of `created` over the range's blocks of ids
  * (from their tallies; a little wider than the events' own), so that the page walks the `created`
- * index from where the range's events begin (or end), rather than sorting them all. Slots: `account`
- * and the `bound…` ones of `countSlots`.
+ * index from where the range's events begin (or end), rather than sorting them all. Both bounds
+ * come from one pass over the blocks (`bounds`), which the page holds as a materialized common
+ * table expression named RANGE_BOUNDS and reads twice; two subqueries, one per bound, read every
+ * block twice, and a join of the one-row table made SQLite sort the page. Slots: `account` and the
+ * `bound…` ones of `countSlots`.
  */
 export function rangeAside(
   filter: string | null,
   dialect: SqlDialect,
   walked = false,
-): { filter: string; where: RawBuilder<SqlBool> } | undefined {
+): { filter: string; where: RawBuilder<SqlBool>; bounds?: RawBuilder<RangeBounds> } | undefined {
   if (filter === null || !/"(id|created)"/.test(filter)) return undefined
   let parsed: unknown
   try {
@@ -168,15 +179,15 @@ export function rangeAside(
   const to = range.to === undefined ? sql<SqlBool>`1 = 1` : sql<SqlBool>`${column} < ${value(range.to)}`
   if (field === 'created') return { filter: JSON.stringify(rest), where: sql<SqlBool>`${from} and ${to}` }
   const at = <T>(name: string) => stableSlot<T>(dialect, name)
-  // Each range of blocks searched on its own (an OR of them would read every tally of the account).
-  const blocks = (scale: string, fromSlot: string, toSlot: string, edge: 'min' | 'max') =>
-    sql`select ${sql.raw(edge)}(${sql.ref(edge === 'min' ? 't.first_created' : 't.last_created')}) as edge from event_range_tallies t
+  // Each range of blocks searched on its own (an OR of them would read every tally of the account),
+  // for both edges at once.
+  const blocks = (scale: string, fromSlot: string, toSlot: string) =>
+    sql`select min(t.first_created) as lo, max(t.last_created) as hi from event_range_tallies t
       where t.account_id = ${at('account')} and t.scale = ${sql.lit(scale)} and t.bucket >= ${at(fromSlot)} and t.bucket < ${at(toSlot)}`
-  const edgeOf = (edge: 'min' | 'max') =>
-    sql`(select ${sql.raw(edge)}(b.edge) from (${blocks('id16384', 'coarseFrom', 'coarseTo', edge)}
-      union all ${blocks('id256', 'boundFrom1', 'boundTo1', edge)} union all ${blocks('id256', 'boundFrom2', 'boundTo2', edge)}) b)`
-  const bounds = sql<SqlBool>`events.created >= ${edgeOf('min')} and events.created <= ${edgeOf('max')}`
-  return { filter: JSON.stringify(rest), where: sql<SqlBool>`${from} and ${to} and ${bounds}` }
+  const bounds = sql<RangeBounds>`select min(b.lo) as lo, max(b.hi) as hi from (${blocks('id16384', 'coarseFrom', 'coarseTo')}
+    union all ${blocks('id256', 'boundFrom1', 'boundTo1')} union all ${blocks('id256', 'boundFrom2', 'boundTo2')}) b`
+  const within = sql<SqlBool>`events.created >= (select lo from ${sql.table(RANGE_BOUNDS)}) and events.created <= (select hi from ${sql.table(RANGE_BOUNDS)})`
+  return { filter: JSON.stringify(rest), where: sql<SqlBool>`${from} and ${to} and ${within}`, bounds }
 }
 
 /** How a list's `results` is counted from the tallies (see `countFromTallies`). */

@@ -8,7 +8,15 @@ import type { Database } from '../../db/database.ts'
 import { listCriteria } from '../../db/list-criteria.ts'
 import { defineShaped, fill, slot, stableSlot } from '../../db/prepared.ts'
 import { accountFirst, ofAccount } from './event-account.ts'
-import { countFromTallies, countSlots, plainColumn, rangeAside, tallyPlan } from './event-counts.ts'
+import {
+  countFromTallies,
+  countSlots,
+  plainColumn,
+  RANGE_BOUNDS,
+  type RangeBounds,
+  rangeAside,
+  tallyPlan,
+} from './event-counts.ts'
 import { eventJson } from './event-json.ts'
 import { type PageWalk, pageWalk } from './event-page-walk.ts'
 import { EVENT_COLUMNS, toRow } from './event-row.ts'
@@ -149,10 +157,28 @@ export const eventListStatements = defineShaped(
           : blocks.innerJoin('events', (join) => join.onTrue()).where(inBlock)
       return joined as unknown as SelectQueryBuilder<Database, 'events', object>
     }
-    /** The account's events, narrowed by `where`; with a walk, only those of its blocks of ids. */
-    const rows = (where: RawBuilder<SqlBool> | undefined, walk?: PageWalk) => {
+    /**
+     * The account's events, narrowed by `where`; with a walk, only those of its blocks of ids; with
+     * `bounds`, the statement's RANGE_BOUNDS, computed once (see rangeAside). Never both: a walk
+     * is a page in id order, bounds are for one ordered by `created`.
+     */
+    const rows = (
+      where: RawBuilder<SqlBool> | undefined,
+      walk?: PageWalk,
+      bounds?: RawBuilder<RangeBounds>,
+    ) => {
+      const from =
+        bounds === undefined
+          ? (db as Db)
+          : (db as Db).with(
+              (cte) => cte(RANGE_BOUNDS).materialized(),
+              // A raw body is not parenthesised for us.
+              () => sql<RangeBounds>`(${bounds})`,
+            )
       const events: SelectQueryBuilder<Database, 'events', object> =
-        walk === undefined ? (db as Db).selectFrom('events') : walked(walk)
+        walk === undefined
+          ? (from.selectFrom('events') as SelectQueryBuilder<Database, 'events', object>)
+          : walked(walk)
       const account = events.where(ofAccount(dialect))
       return where ? account.where(where) : account
     }
@@ -166,7 +192,9 @@ export const eventListStatements = defineShaped(
     // instead of being searched and sorted (see rangeAside).
     const aside = rangeAside(shape.filter, dialect, walk !== undefined)
     const pageRows =
-      aside === undefined ? rows(where, walk) : rows(criteria(aside.filter).where, walk).where(aside.where)
+      aside === undefined
+        ? rows(where, walk)
+        : rows(criteria(aside.filter).where, walk, aside.bounds).where(aside.where)
     const since = stableSlot<string>(dialect, 'since')
     // The retention bound keeps almost every row, so a page must walk the index of its order (and
     // filter) and stop after one page, and a count must take the index of its filter. SQLite,

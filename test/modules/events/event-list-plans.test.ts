@@ -172,4 +172,17 @@ describe('account events: query plans that stay flat', { skip: !onSqlite && 'SQL
       assert.equal(searches?.length, 4, count)
     }
   })
+
+  it('bounds the time of an id range ordered by created in one pass over its tallies', async () => {
+    const byCreated = RANGES.filter((f) => 'id' in f && f['+order_by'] === 'created')
+    assert.ok(byCreated.length >= 5)
+    for (const filter of byCreated) {
+      const page = await plan(fill(statementsOf(filter).page, valuesOf(filter)))
+      const searches = page.match(/SEARCH t USING PRIMARY KEY \(account_id=\? AND scale=\? AND bucket>\?/g)
+      // The count's four, and the bounds' coarse blocks and fine blocks at either end, once for
+      // both bounds (a pass per bound searched them six times).
+      assert.equal(searches?.length, 7, page)
+      assert.match(page, /MATERIALIZE range_bounds/, page)
+    }
+  })
 })
