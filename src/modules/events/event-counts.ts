@@ -235,9 +235,10 @@ export function tallyPlan(filter: string | null, dialect: SqlDialect): TallyPlan
  * days (day tallies), whole hours and minutes at either end, and the events of at most two partial
  * minutes, counted over an index (each the shorter part of its minute, see `timeSlots`). By id:
  * whole blocks of 16,384 ids, then of 256 ids at the ends, and the events of at most two partial
- * blocks (each the shorter part of its block, see `idSlots`); a block whose events' times all fall inside the window counts whole, one wholly outside
- * not at all, and one across its edge is counted finer (its fine blocks, then its events). Either
- * way the cost follows the number of buckets and kinds of events, not the number of events.
+ * blocks (each the shorter part of its block, see `idSlots`); a block whose events' times all fall
+ * inside the window counts whole, one wholly outside not at all, and one across its edge is counted
+ * finer (its fine blocks, then its events). Either way the cost follows the number of buckets and
+ * kinds of events, not the number of events.
  * Slots: `account` and those of `countSlots`.
  */
 export function countFromTallies(db: Db, dialect: SqlDialect, plan: TallyPlan) {
