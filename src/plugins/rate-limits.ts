@@ -151,7 +151,7 @@ async function rateLimitsPlugin(app: FastifyInstance, options: RateLimitOptions)
       if (exceeded.length > 0) {
         const longest = exceeded.reduce((a, b) => (b.ttlInSeconds > a.ttlInSeconds ? b : a))
         setHeaders(reply, longest)
-        throw new TooManyRequests('Too Many Requests', longest.ttlInSeconds)
+        throw new TooManyRequests('Too many requests', longest.ttlInSeconds)
       }
       setHeaders(
         reply,

@@ -21,7 +21,7 @@ describe('rate limits as the real service has them', () => {
     const before = Math.floor(Date.now() / 1000)
     const refused = await listImages(api, owner)
     assert.equal(refused.status, 429)
-    assert.deepEqual(refused.body, { errors: [{ reason: 'Too Many Requests' }] })
+    assert.deepEqual(refused.body, { errors: [{ reason: 'Too many requests' }] })
     assert.equal(refused.headers['x-ratelimit-limit'], '20')
     assert.equal(refused.headers['x-ratelimit-remaining'], '0')
     const retryAfter = Number(refused.headers['retry-after'])

@@ -22,6 +22,22 @@ export function clockView(ctx: ControlContext): ClockView {
   }
 }
 
+/**
+ * The virtual time stays where every stored and wire timestamp can follow it: from 1970 on, and a
+ * year short of 9999, for the dates reckoned from now (expiries, retention windows).
+ */
+const EARLIEST_MS = Date.UTC(1970, 0, 1)
+const LATEST_MS = Date.UTC(9999, 0, 1)
+
+/** A move the clock can make, checked before anything is stored: else a 400 on `field`. */
+function offsetWithinRange(offsetMs: number, field: string): number {
+  const at = Date.now() + offsetMs
+  if (!(at >= EARLIEST_MS && at < LATEST_MS)) {
+    throw badRequest('must keep the clock between 1970-01-01 and 9999-01-01', field)
+  }
+  return offsetMs
+}
+
 async function moveTo(ctx: ControlContext, offsetMs: number): Promise<ClockView> {
   await writeStoredClock(ctx.db, { offsetMs })
   await ctx.syncClock()
@@ -35,13 +51,13 @@ export async function advanceClock(ctx: ControlContext, duration: string): Promi
   const ms = parseDuration(duration)
   if (ms === undefined) throw badRequest('must be a duration such as "24h", "10m", "1d12h" or "90s"', 'by')
   const stored = await readStoredClock(ctx.db)
-  return moveTo(ctx, (stored?.offsetMs ?? offsetOf(ctx.clock)) + ms)
+  return moveTo(ctx, offsetWithinRange((stored?.offsetMs ?? offsetOf(ctx.clock)) + ms, 'by'))
 }
 
 export async function setClock(ctx: ControlContext, at: string): Promise<ClockView> {
   const timestamp = parseTimestamp(at)
   if (timestamp === undefined) throw badRequest('must be a date-time such as 2030-01-01T00:00:00', 'at')
-  return moveTo(ctx, Date.parse(`${timestamp}Z`) - Date.now())
+  return moveTo(ctx, offsetWithinRange(Date.parse(`${timestamp}Z`) - Date.now(), 'at'))
 }
 
 export async function resumeClock(ctx: ControlContext): Promise<ClockView> {

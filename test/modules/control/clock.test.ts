@@ -69,6 +69,28 @@ describe('the clock', () => {
     assert.equal(badAt.body.errors[0].field, 'at')
   })
 
+  it('refuses a move past what timestamps can hold, and changes nothing', async () => {
+    await api.admin('POST', '/clock/resume')
+    for (const [path, body, field] of [
+      ['/clock/advance', { by: '99999999999w' }, 'by'],
+      ['/clock/advance', { by: '1000000w' }, 'by'],
+      ['/clock/set', { at: '9999-06-01T00:00:00' }, 'at'],
+      ['/clock/set', { at: '1969-12-31T23:59:59' }, 'at'],
+    ] as const) {
+      const refused = await api.admin('POST', path, body)
+      assert.equal(refused.status, 400, JSON.stringify(body))
+      assert.equal(refused.body.errors[0].field, field)
+      assert.equal((await api.admin('GET', '/clock')).body.real_time, true)
+      const profile = await api.request({ method: 'GET', url: '/v4/profile', headers: bootstrapHeaders })
+      assert.equal(profile.status, 200, JSON.stringify(body))
+    }
+    const latest = await api.admin('POST', '/clock/set', { at: '9998-12-31T23:00:00' })
+    assert.equal(latest.status, 200)
+    assert.equal(latest.body.virtual.slice(0, 13), '9998-12-31T23')
+    assert.equal((await api.admin('POST', '/clock/advance', { by: '2h' })).status, 400)
+    await api.admin('POST', '/clock/resume')
+  })
+
   it('the expiry story: a token past its expiry is 401; an upload left 24 h is gone with its data', async () => {
     await api.admin('POST', '/clock/resume')
     const expiry = formatTimestamp(new Date(api.clock.now().getTime() + HOUR))

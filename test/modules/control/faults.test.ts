@@ -62,6 +62,7 @@ describe('fault rules', () => {
     assert.deepEqual(rateLimit.body.effect, { kind: 'status', status: 429, retry_after: 7 })
     const limited = await api.request({ method: 'GET', url: '/v4/regions' })
     assert.equal(limited.status, 429)
+    assert.deepEqual(limited.body, { errors: [{ reason: 'Too many requests' }] })
     assert.equal(limited.headers['retry-after'], '7')
     assert.equal(limited.headers['x-ratelimit-remaining'], '0')
     assert.ok(Number(limited.headers['x-ratelimit-limit']) > 0)
@@ -258,5 +259,23 @@ describe('fault rules', () => {
     assert.equal(unknown.status, 400)
     assert.equal(unknown.body.errors[0].field, 'username')
     assert.equal((await api.admin('GET', '/faults')).body.data.length, 0)
+  })
+
+  it('refuses a count or a token id past what the rules can store, naming the field', async () => {
+    for (const [field, value] of [
+      ['times', 2_147_483_648],
+      ['token_id', 1e20],
+    ] as const) {
+      const refused = await api.admin('POST', '/faults', { path: '/v4/regions', status: 500, [field]: value })
+      assert.equal(refused.status, 400, JSON.stringify(refused.body))
+      assert.equal(refused.body.errors[0].field, field)
+    }
+    const largest = await api.admin('POST', '/faults', {
+      path: '/v4/nowhere',
+      status: 500,
+      times: 2_147_483_647,
+    })
+    assert.equal(largest.status, 200)
+    assert.equal((await api.admin('GET', '/faults')).body.data.length, 1)
   })
 })

@@ -8,7 +8,7 @@ const DEFAULT_REASONS: Record<number, string> = {
   500: 'Please try again',
   502: 'Bad Gateway',
   503: 'Currently in maintenance mode.',
-  429: 'Too Many Requests',
+  429: 'Too many requests',
   400: 'Bad Request',
 }
 

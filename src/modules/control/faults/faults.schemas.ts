@@ -10,9 +10,18 @@ export const FaultRuleBodySchema = Type.Object(
       Type.String({ minLength: 1, maxLength: 500, description: 'a path glob: `/v4/linode/instances*`' }),
     ),
     username: Type.Optional(Type.String({ description: "only requests in this user's account" })),
-    token_id: Type.Optional(Type.Integer({ minimum: 1, description: 'only requests with this token' })),
+    token_id: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: Number.MAX_SAFE_INTEGER,
+        description: 'only requests with this token',
+      }),
+    ),
     probability: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: 'default 1' })),
-    times: Type.Optional(Type.Integer({ minimum: 1, description: 'fire at most this many times' })),
+    // The stored count is a 32-bit integer on PostgreSQL.
+    times: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'fire at most this many times' }),
+    ),
     seed: Type.Optional(Type.String({ maxLength: 200, description: 'makes the random draws repeatable' })),
     status: Type.Optional(Type.Integer({ minimum: 400, maximum: 599 })),
     reason: Type.Optional(Type.String({ maxLength: 500 })),
