@@ -16,7 +16,7 @@ import { requireAvailableRegion } from '../regions/regions.service.ts'
 import { imageSecondaryEntity } from './image-events.ts'
 import * as repo from './images.repository.ts'
 import type { CaptureImageBody, Image } from './images.schemas.ts'
-import { insertPrivateImage, toImage } from './images.service.ts'
+import { insertPrivateImage, removeImage, toImage } from './images.service.ts'
 
 /** Only these filesystems can be captured, as the product's guide says (docs/service-facts.md#disks). */
 const CAPTURABLE = new Set(['ext3', 'ext4'])
@@ -125,14 +125,17 @@ export async function finishCapture(
     const row = await repo.lockImage(trx, job.imageId)
     const now = nowTimestamp(clock)
     if (row?.status === 'creating') {
-      if (failed) await repo.deleteImage(trx, row.id)
+      // Removed as an image never made is: with its grants, its data and an `image_delete` event.
+      if (failed) await removeImage(trx, clock, row, null, 'The image could not be captured')
       else await repo.updateImage(trx, row.id, { status: 'available', updated: now })
     }
     const ok = row !== undefined && !failed
     await updateEventProgress(trx, job.eventId, {
       status: ok ? 'finished' : 'failed',
       percentComplete: ok ? 100 : null,
-      duration: Math.max(0, Math.round((Date.parse(`${now}Z`) - Date.parse(`${job.started}Z`)) / 1000)),
+      duration:
+        step?.duration ??
+        Math.max(0, Math.round((Date.parse(`${now}Z`) - Date.parse(`${job.started}Z`)) / 1000)),
     })
   })
 }

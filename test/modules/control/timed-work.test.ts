@@ -160,6 +160,29 @@ describe('asynchronous work that takes time', () => {
     await api.admin('PUT', '/work-durations', { preset: 'instant' })
   })
 
+  it('one clock move past a create and its boot completes both, each at its own time', async () => {
+    await api.admin('PUT', '/work-durations', { compute_create: 30, compute_boot: 20 })
+    const owner = await createAccount(asTestApp(api))
+    const created = await createInstance(owner)
+    assert.equal(created.body.status, 'provisioning')
+    const compute = { id: created.body.id as number, type: 'compute' }
+    // The create ends 31 s after the request (a second's start and 30 s), the boot 21 s later.
+    await advance('120s')
+    assert.equal(await instanceStatus(owner, compute.id), 'running')
+    const [create] = await pollEvents(owner, compute, 'compute_create')
+    const [boot] = await pollEvents(owner, compute, 'compute_boot')
+    assert.equal(create?.status, 'finished')
+    assert.equal(boot?.status, 'finished')
+    const seconds = (from: string, to: string) => (Date.parse(`${to}Z`) - Date.parse(`${from}Z`)) / 1000
+    const [createAt, bootAt] = [create, boot].map((e) => (e as unknown as { created: string }).created)
+    assert.equal(seconds(createAt as string, bootAt as string), 31)
+    assert.deepEqual(
+      [create, boot].map((e) => (e as unknown as { duration: number }).duration),
+      [31, 21],
+    )
+    await api.admin('PUT', '/work-durations', { preset: 'instant' })
+  })
+
   it('shutdown goes through shutting_down, reboot through rebooting, boot through booting', async () => {
     const owner = await createAccount(asTestApp(api))
     const created = await createInstance(owner)
@@ -262,17 +285,31 @@ describe('asynchronous work that takes time', () => {
     assert.equal((await pollEvents(owner, failedCreate, 'compute_create'))[0]?.status, 'failed')
     assert.deepEqual(await pollEvents(owner, failedCreate, 'compute_boot'), [])
 
-    // A running instance whose shutdown fails keeps running; one whose reboot fails is offline.
+    // A running instance whose shutdown fails keeps running, on the profile it booted: its
+    // interfaces stay active. One whose reboot fails is offline, its interfaces inactive.
     await api.admin('PUT', '/work-durations', { compute_create: 0 })
-    const running = await createInstance(owner)
+    const running = await createInstance(owner, { interfaces: [{ purpose: 'public' }] })
     const id = running.body.id as number
     assert.equal(running.body.status, 'running')
+    const [config] = (
+      await api.request({ method: 'GET', url: `/v4/compute/instances/${id}/configs`, headers: owner.headers })
+    ).body.data
+    const interfacesActive = async () =>
+      (
+        await api.request({
+          method: 'GET',
+          url: `/v4/compute/instances/${id}/configs/${config.id}/interfaces`,
+          headers: owner.headers,
+        })
+      ).body.map((i: { active: boolean }) => i.active)
+    assert.deepEqual(await interfacesActive(), [true])
     await api.admin('POST', '/faults', { job: 'compute_shutdown', times: 1 })
     assert.equal((await power(owner, id, 'shutdown')).status, 200)
     assert.equal(await instanceStatus(owner, id), 'shutting_down')
     await advance('7s')
     assert.equal(await instanceStatus(owner, id), 'running')
     assert.equal((await pollEvents(owner, { id, type: 'compute' }, 'compute_shutdown'))[0]?.status, 'failed')
+    assert.deepEqual(await interfacesActive(), [true])
 
     await api.admin('POST', '/faults', { job: 'compute_reboot', times: 1 })
     assert.equal((await power(owner, id, 'reboot')).status, 200)
@@ -282,6 +319,7 @@ describe('asynchronous work that takes time', () => {
     const [reboot] = await pollEvents(owner, { id, type: 'compute' }, 'compute_reboot')
     assert.equal(reboot?.status, 'failed')
     assert.equal(reboot?.percent_complete, null)
+    assert.deepEqual(await interfacesActive(), [false])
     const fired = (await api.admin('GET', '/faults')).body.data.map((r: { fired: number }) => r.fired)
     assert.deepEqual(fired, [1, 1, 1])
     await api.admin('DELETE', '/faults')
@@ -414,6 +452,13 @@ describe('asynchronous work that takes time', () => {
     assert.equal((await getImage(doomed.id)).status, 404)
     const [failed] = await pollEvents(owner, { id: created.body.id, type: 'compute' }, 'disk_imagize')
     assert.equal(failed?.status, 'failed')
+    // Removed as an image never made is, with an `image_delete` event.
+    const removed = await pollEvents(
+      owner,
+      { id: Number(doomed.id.split('/')[1]), type: 'image' },
+      'image_delete',
+    )
+    assert.equal(removed.length, 1)
     await api.admin('DELETE', '/faults')
     await api.admin('PUT', '/work-durations', { preset: 'instant' })
   })

@@ -145,8 +145,12 @@ export async function advanceInstanceWork(
     }
     const state = STATES[job.work as InstanceWorkKind]
     const status = fails ? state.failed : state.done
-    const active = status === 'running' ? job.configId : null
-    await updateInstance(trx, instance.id, { status, updated: now })
+    // A running instance's interfaces are those of the profile it booted: the one this work boots,
+    // or, when a shutdown fails, the one it was running.
+    const active = status === 'running' ? (job.configId ?? instance.booted_config_id) : null
+    // When the work ended, never before a change made to the instance meanwhile.
+    const ended = step.endedAt > instance.updated ? step.endedAt : instance.updated
+    await updateInstance(trx, instance.id, { status, updated: ended })
     if (job.work !== 'compute_create') await setActiveConfig(trx, instance.id, active)
     await updateEventProgress(trx, job.eventId, {
       status: fails ? 'failed' : 'finished',
@@ -157,7 +161,9 @@ export async function advanceInstanceWork(
       await scheduleInstanceWork(trx, job.source, instance, 'compute_boot', {
         seconds: Math.max(1, await instanceWorkSeconds(trx, 'compute_boot')),
         configId: job.configId,
-        now,
+        // The boot follows the create's end, not the moment its job ran: one clock move past both
+        // completes both.
+        now: ended,
       })
     }
   })
