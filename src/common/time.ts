@@ -53,7 +53,8 @@ export function parseTimestamp(value: string): string | undefined {
   const m = TIMESTAMP.exec(value)
   if (m) {
     const ms = Date.parse(`${value}Z`)
-    if (Number.isNaN(ms)) return undefined
+    // Year 0 does not exist in a timestamp the databases hold (PostgreSQL refuses it).
+    if (Number.isNaN(ms) || new Date(ms).getUTCFullYear() < 1) return undefined
     // Date.parse rolls over impossible dates (Feb 30); refuse them instead.
     return formatTimestamp(new Date(ms)) === value ? value : undefined
   }

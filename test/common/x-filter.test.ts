@@ -224,6 +224,8 @@ describe('X-Filter compiler', () => {
     refuse('{"+or":[]}', '+or must be a non-empty array of filters')
     refuse('{"+and":[{"+order_by":"id"}]}', '+order_by is only allowed at the top level of X-Filter')
     refuse('{"created":"2024-02-30T00:00:00"}', 'created must be a date-time (YYYY-MM-DDTHH:MM:SS)')
+    // Year 0 does not exist in a timestamp (PostgreSQL refuses it).
+    refuse('{"created":{"+gt":"0000-01-01T00:00:00"}}', 'created must be a date-time (YYYY-MM-DDTHH:MM:SS)')
     refuse('{"label":"a\\u0000"}', 'label must not contain NUL characters')
   })
 

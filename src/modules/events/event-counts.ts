@@ -78,9 +78,15 @@ function rangeOf(value: unknown, read: (v: unknown) => number | undefined): Rang
 }
 
 const readId = (v: unknown) => (typeof v === 'number' && Number.isSafeInteger(v) ? v : undefined)
+/**
+ * Times from here on are left to the list's own conditions: a second past them, or the day,
+ * hour or minute they round up to, would leave year 9999, which a timestamp cannot spell.
+ */
+const LAST_RANGED_TIME = Date.UTC(9999, 11, 30) / 1000
 function readTime(v: unknown): number | undefined {
   const timestamp = typeof v === 'string' ? parseTimestamp(v) : undefined
-  return timestamp === undefined ? undefined : epochOf(timestamp)
+  const epoch = timestamp === undefined ? undefined : epochOf(timestamp)
+  return epoch === undefined || epoch >= LAST_RANGED_TIME ? undefined : epoch
 }
 
 /** The top-level `id` and `created` ranges of an X-Filter and the rest of it; undefined if not JSON. */

@@ -303,4 +303,46 @@ describe('account events: `results` for ranges of id and created', () => {
       assert.equal(await results(c.filter), await counted(owner, c.where), JSON.stringify(c.filter))
     }
   })
+
+  it('counts and lists ranges at the end of year 9999, where a second more leaves the year', async () => {
+    const { accountId: owner } = await bootstrapOwner(api)
+    await api.db.deleteFrom('events').where('account_id', '=', owner).execute()
+    const now = nowTimestamp(api.clock)
+    await api.db
+      .insertInto('events')
+      .values(
+        eventRow({
+          id: BASE,
+          accountId: owner,
+          action: 'vpc_create',
+          entityType: 'vpc',
+          created: addSeconds(now, -HOUR),
+        }),
+      )
+      .execute()
+    const last = '9999-12-31T23:59:59'
+    const cases = [
+      on('created', '+gt', last),
+      on('created', '+gte', '9999-12-31T12:00:00'),
+      on('created', '+lte', last),
+      on('created', '+lt', last),
+      on('created', '=', last),
+      both(on('id', '+gt', 0), on('created', '+gt', last)),
+      both(on('id', '+gt', 0), on('created', '+lte', last)),
+      both(on('created', '+gte', now), on('created', '+lt', '9999-12-31T00:30:00')),
+    ]
+    for (const c of cases) {
+      const expected = await counted(owner, c.where)
+      assert.equal(await results(c.filter), expected, JSON.stringify(c.filter))
+      for (const order of ['created', 'id']) {
+        const res = await api.request({
+          method: 'GET',
+          url: '/v4/account/events',
+          headers: { ...bootstrapHeaders, 'x-filter': JSON.stringify({ ...c.filter, '+order_by': order }) },
+        })
+        assert.equal(res.status, 200, JSON.stringify(res.body))
+        assert.equal(res.body.data.length, expected, JSON.stringify(c.filter))
+      }
+    }
+  })
 })
