@@ -1,42 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-
-/**
- * Path segments after which a URL carries a secret: the upload URLs (`/image-uploads/<secret>`).
- * Matched on the normalised path, whatever route (or none) answered the request: a CORS preflight,
- * a 404, `//Image-Uploads/…` or `%69mage-uploads` reach the same handler, or none, with the same
- * secret in them.
- */
-const SECRET_BEARING_SEGMENTS = ['image-uploads']
-
-/** Percent-decoded (where valid), lower case, `\` as `/`, no repeated slashes. */
-function normalisePath(path: string): string {
-  let decoded = path
-  try {
-    decoded = decodeURIComponent(path)
-  } catch {
-    // A malformed escape: the path as sent.
-  }
-  return decoded
-    .toLowerCase()
-    .replace(/\\/g, '/')
-    .replace(/\/{2,}/g, '/')
-}
-
-/** A path that may spell a secret-bearing segment some way: an escape, a backslash, or the word. */
-const MAY_HOLD_SECRET = new RegExp(`[%\\\\]|${SECRET_BEARING_SEGMENTS.join('|')}`, 'i')
-
-/** The path as logged: cut after a secret-bearing segment, or undefined when it carries none. */
-function redactedPath(path: string): string | undefined {
-  // Most paths hold none of what normalising looks at: they are logged as they are.
-  if (!MAY_HOLD_SECRET.test(path)) return undefined
-  const normalised = normalisePath(path)
-  for (const segment of SECRET_BEARING_SEGMENTS) {
-    const at = normalised.indexOf(segment)
-    if (at !== -1) return `${normalised.slice(0, at + segment.length)}/[redacted]`
-  }
-  return undefined
-}
+import { MAY_HOLD_SECRET, redactedPath, SECRET_BEARING_SEGMENTS } from '../common/secret-paths.ts'
 
 /**
  * One access-log line per request, written when the response is done. Only the method, the path

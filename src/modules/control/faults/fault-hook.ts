@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { countersOf } from '../../../plugins/db.ts'
+import { isEmulatorExempt } from '../exempt-paths.ts'
 import { FaultCache } from './fault-cache.ts'
 import { sendStatusFault } from './fault-responses.ts'
 import { FaultDice, type FaultRule, ruleMatches } from './fault-rules.ts'
@@ -22,10 +23,6 @@ export function onDroppedConnection(app: FastifyInstance, listener: DropListener
   dropListeners.set(app, listeners)
 }
 
-/** Paths no fault touches: the controls themselves (a test must be able to clear its faults). */
-const isExempt = (path: string, controlPrefix: string): boolean =>
-  path === controlPrefix || path.startsWith(`${controlPrefix}/`) || path === '/healthz' || path === '/readyz'
-
 async function fires(app: FastifyInstance, dice: FaultDice, rule: FaultRule): Promise<boolean> {
   if (rule.probability < 1 && dice.draw(rule) >= rule.probability) return false
   return claimFiring(app.db, rule)
@@ -45,7 +42,7 @@ export function installFaultHook(app: FastifyInstance, controlPrefix: string): F
     if (rules.length === 0) return
     // As the client sent it (`/v4beta` is routed as `/v4`, routes.ts): a rule names what clients send.
     const path = request.originalUrl.split('?', 1)[0] ?? ''
-    if (isExempt(path, controlPrefix)) return
+    if (isEmulatorExempt(path, controlPrefix)) return
     const subject = {
       method: request.method,
       path,

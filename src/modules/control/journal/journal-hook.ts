@@ -1,17 +1,23 @@
+import { Readable } from 'node:stream'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { jsonBodyText } from '../../../plugins/json-body.ts'
+import { isEmulatorExempt } from '../exempt-paths.ts'
 import { faultRuleOf, onDroppedConnection } from '../faults/fault-hook.ts'
-import { journalPath, journalQuery } from './journal-redact.ts'
+import { journalPath, journalQuery, unreadBody } from './journal-redact.ts'
 import type { JournalOutcome } from './journal-rows.ts'
 import type { JournalWriter } from './journal-writer.ts'
 
-const isJournalled = (path: string, controlPrefix: string): boolean =>
-  !(
-    path === controlPrefix ||
-    path.startsWith(`${controlPrefix}/`) ||
-    path === '/healthz' ||
-    path === '/readyz'
-  )
+/**
+ * The request body as journalled: the JSON text as sent, or a note of its size when it could not be
+ * read as JSON (a bad request); a value a parser made of other media only when it is plain data.
+ * Never a stream (an upload's image data), which the journal cannot hold.
+ */
+function requestBodyOf(request: FastifyRequest): unknown {
+  const text = jsonBodyText(request)
+  const body = request.body
+  if (text !== undefined) return body === undefined ? unreadBody(text) : text
+  return body instanceof Readable ? undefined : body
+}
 
 /**
  * Records every API request in the journal. The entry, bodies by reference (the JSON text that
@@ -34,7 +40,7 @@ export function installJournalHook(app: FastifyInstance, writer: JournalWriter, 
     const url = request.originalUrl
     const q = url.indexOf('?')
     const rawPath = q === -1 ? url : url.slice(0, q)
-    if (!isJournalled(rawPath, controlPrefix)) return
+    if (isEmulatorExempt(rawPath, controlPrefix)) return
     const { path, secret } = journalPath(rawPath)
     const actor = request.actor
     const durationMs = reply.elapsedTime
@@ -51,7 +57,7 @@ export function installJournalHook(app: FastifyInstance, writer: JournalWriter, 
       userId: actor?.user.id ?? null,
       tokenId: actor?.tokenId ?? null,
       // An upload's body is image data; its URL is the secret.
-      requestBody: secret ? undefined : (jsonBodyText(request) ?? request.body),
+      requestBody: secret ? undefined : requestBodyOf(request),
       responseBody:
         secret || (typeof responseBody !== 'string' && !Buffer.isBuffer(responseBody))
           ? undefined

@@ -1,3 +1,5 @@
+import { redactedPath } from '../../../common/secret-paths.ts'
+
 /**
  * Secrets never reach the journal: a body field whose name says it holds a token, a password, a
  * two-factor secret or code, a security answer, a phone code or an upload URL is replaced, at any
@@ -6,24 +8,29 @@
 const SECRET_FIELD =
   /token|pass(w|$)|secret|scratch|answer|upload_to|otp|(^|_)code$|^code|admin_key|authorization/i
 
-/** Fields that are secrets only inside a named parent: a security question's `response` is its answer. */
-const SECRET_IN: Record<string, RegExp> = { security_questions: /^response$/i }
+/**
+ * Fields that are secrets only inside a named parent (in lower case): a security question's
+ * `response` is its answer. Maps, so that a key named like an object's own members (`constructor`)
+ * finds nothing.
+ */
+const SECRET_IN = new Map([['security_questions', /^response$/i]])
 
 /**
  * A field that SECRET_FIELD names but is none in its parent: the profile's referral code, which
  * its `url` beside it spells out anyway (and which every profile read would otherwise make the
  * journal's thread parse and write again).
  */
-const PUBLIC_IN: Record<string, RegExp> = { referrals: /^code$/i }
+const PUBLIC_IN = new Map([['referrals', /^code$/i]])
 
 export const REDACTED = '[redacted]'
 
 export function redactValue(value: unknown, parent?: string): unknown {
   if (Array.isArray(value)) return value.map((item) => redactValue(item, parent))
   if (value === null || typeof value !== 'object') return value
-  const scoped = parent === undefined ? undefined : SECRET_IN[parent]
-  // As case-blind as the first look (SECRET_HINT), which passes such a field over unparsed.
-  const open = parent === undefined ? undefined : PUBLIC_IN[parent.toLowerCase()]
+  // As case-blind as the field names and the first look (SECRET_HINT).
+  const named = parent?.toLowerCase()
+  const scoped = named === undefined ? undefined : SECRET_IN.get(named)
+  const open = named === undefined ? undefined : PUBLIC_IN.get(named)
   const out: Record<string, unknown> = {}
   for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {
     const secret = (SECRET_FIELD.test(key) && !open?.test(key)) || scoped?.test(key)
@@ -61,27 +68,37 @@ export function journalBody(body: unknown): string | null {
   try {
     value = JSON.parse(text)
   } catch {
-    return `[${Buffer.byteLength(text)} bytes, not JSON]`
+    return unreadBody(text)
   }
   return cut(JSON.stringify(redactValue(value)))
 }
 
 const cut = (text: string): string => (text.length > MAX_BODY ? `${text.slice(0, MAX_BODY)}…[cut]` : text)
 
-/** Path segments after which a URL carries a secret: the upload URLs (`/image-uploads/<secret>`). */
-const SECRET_BEARING = /\/image-uploads\/.*/i
-
+/**
+ * The path as journalled, and whether it carries a secret (an upload URL): read as the router
+ * reads it, so that `/%69mage-uploads/<secret>` is cut as the plain spelling is (secret-paths.ts).
+ */
 export function journalPath(path: string): { path: string; secret: boolean } {
-  if (!SECRET_BEARING.test(path)) return { path, secret: false }
-  return { path: path.replace(SECRET_BEARING, `/image-uploads/${REDACTED}`), secret: true }
+  const redacted = redactedPath(path)
+  return redacted === undefined ? { path, secret: false } : { path: redacted, secret: true }
 }
 
-const SECRET_QUERY = /^(token|access_token|code|password|secret|client_secret|state)$/i
+/** Query parameters that carry a secret: those named as a body's secret fields are, and OAuth's `state`. */
+const SECRET_QUERY = /^state$/i
 
 /** The query string, minus parameters that carry secrets (OAuth codes, tokens in URLs). */
 export function journalQuery(query: string): string {
   if (query === '') return ''
   const params = new URLSearchParams(query)
-  for (const key of [...params.keys()]) if (SECRET_QUERY.test(key)) params.set(key, REDACTED)
+  for (const key of [...params.keys()]) {
+    if (SECRET_FIELD.test(key) || SECRET_QUERY.test(key)) params.set(key, REDACTED)
+  }
   return params.toString()
 }
+
+/**
+ * What the journal keeps of a request body the API could not read as JSON: its size. Text that is
+ * not JSON has no fields to redact by, and may hold a secret all the same.
+ */
+export const unreadBody = (text: string): string => `[${Buffer.byteLength(text)} bytes, not JSON]`
