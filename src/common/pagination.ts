@@ -20,15 +20,18 @@ export interface ListQuery {
   filter: string | undefined
 }
 
+/** A page no list reaches, whose offset is still an exact integer at the largest page size. */
+const PAGE_BEYOND_EVERY_LIST = Math.floor(Number.MAX_SAFE_INTEGER / PAGE_SIZE_MAX)
+
 export function parsePageQuery(query: PageQuery | undefined): PageRequest {
   const errors = new ErrorCollector()
   let page = 1
   let pageSize = PAGE_SIZE_DEFAULT
   if (query?.page !== undefined) {
-    page = Number(query.page)
-    if (!/^[1-9][0-9]*$/.test(query.page) || !Number.isSafeInteger(page)) {
-      errors.add('page must be an integer of at least 1', 'page')
-    }
+    if (!/^[1-9][0-9]*$/.test(query.page)) errors.add('page must be an integer of at least 1', 'page')
+    // Any larger page is past the last of every list, and is answered with the last page, as
+    // the document says of pages beyond 2^64 / page_size; the cap keeps the offset exact.
+    page = Math.min(Number(query.page), PAGE_BEYOND_EVERY_LIST)
   }
   if (query?.page_size !== undefined) {
     pageSize = Number(query.page_size)
