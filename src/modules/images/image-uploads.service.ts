@@ -11,6 +11,7 @@ import type { JobPayloads } from '../../jobs/job-kinds.ts'
 import { cancelJob, enqueueJob } from '../../jobs/jobs.repository.ts'
 import { WORK_START_DELAY_SECONDS, workDuration } from '../../jobs/work-durations.ts'
 import { workStep } from '../../jobs/work-progress.ts'
+import { lockAccount } from '../accounts/accounts.service.ts'
 import { sameDigest } from '../auth/token-secret.ts'
 import { buildEvent } from '../events/event-builder.ts'
 import { recordEvent, updateEventProgress } from '../events/events.service.ts'
@@ -52,16 +53,18 @@ export async function createUpload(
   const { actor } = ctx
   await assertGlobalGrant(ctx.db, actor, 'add_images')
   await requireAvailableRegion(ctx, { regionId: body.region })
-  // Each waiting upload holds a URL, a row and a job: an account cannot pile them up.
-  if ((await repo.countPendingUploads(ctx.db, actor.accountId)) >= settings.maxPendingUploads) {
-    throw badRequest(
-      `At most ${settings.maxPendingUploads} images may wait for their data at once; upload or delete those first`,
-    )
-  }
   const token = randomBytes(32).toString('base64url')
   const now = nowTimestamp(ctx.clock)
   const expiry = addSeconds(now, UPLOAD_WINDOW_SECONDS)
   const row = await inContextTransaction(ctx, async (tx) => {
+    // Each waiting upload holds a URL, a row and a job: an account cannot pile them up. Counted
+    // under the account's lock, so that creates sent at once are counted one after another.
+    await lockAccount(tx)
+    if ((await repo.countPendingUploads(tx.db, actor.accountId)) >= settings.maxPendingUploads) {
+      throw badRequest(
+        `At most ${settings.maxPendingUploads} images may wait for their data at once; upload or delete those first`,
+      )
+    }
     const image = await insertPrivateImage(
       tx,
       {

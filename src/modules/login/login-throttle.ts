@@ -2,6 +2,7 @@ import { addSeconds } from '../../common/time.ts'
 import type { Db } from '../../db/connect.ts'
 import { inTransaction } from '../../db/transaction.ts'
 import * as repo from './login.repository.ts'
+import type { LoginThrottleRow } from './login.tables.ts'
 
 /**
  * Guessing limits: failed attempts are counted per username (whether or not it exists, so the
@@ -23,46 +24,88 @@ const keysOf = (keys: ThrottleKeys) => [
   { key: `addr:${keys.address}`, limit: ADDRESS_FAILURE_LIMIT },
 ]
 
-/** When the name or address is locked out, the time the lockout ends; else undefined. */
-export async function lockedUntil(db: Db, keys: ThrottleKeys, now: string): Promise<string | undefined> {
-  const rows = await repo.findThrottles(
-    db,
-    keysOf(keys).map((k) => k.key),
-  )
-  const until = rows.map((r) => r.locked_until).filter((t): t is string => t !== null && t > now)
-  return until.sort().at(-1)
-}
-
-/** Counts a failure; returns the end of the lockout it started, if it started one. */
-export async function recordFailure(db: Db, keys: ThrottleKeys, now: string): Promise<string | undefined> {
+/**
+ * Counts an attempt before its password or code is checked, so that a burst of guesses sent at
+ * once is held to the limit as guesses sent one by one are: past the limit in the window, the
+ * attempt locks the name or address out and is not checked. Returns the end of the lockout in
+ * force (nothing is counted then) or just started; undefined when the attempt may be checked.
+ */
+export async function beginAttempt(db: Db, keys: ThrottleKeys, now: string): Promise<string | undefined> {
   return inTransaction(db, async (trx) => {
-    const existing = new Map(
+    const limits = keysOf(keys)
+    const rows = new Map(
       (
-        await repo.findThrottles(
+        await repo.lockThrottles(
           trx,
-          keysOf(keys).map((k) => k.key),
+          limits.map((k) => k.key),
+          now,
         )
       ).map((r) => [r.key, r]),
     )
+    const inForce = [...rows.values()]
+      .map((r) => r.locked_until)
+      .filter((t): t is string => t !== null && t > now)
+      .sort()
+      .at(-1)
+    if (inForce !== undefined) return inForce
     let locked: string | undefined
-    for (const { key, limit } of keysOf(keys)) {
-      const row = existing.get(key)
-      const fresh = row === undefined || addSeconds(row.window_start, THROTTLE_WINDOW_SECONDS) <= now
-      const failures = fresh ? 1 : row.failures + 1
-      const lockedUntil = failures >= limit ? addSeconds(now, LOCKOUT_SECONDS) : null
-      if (lockedUntil !== null) locked = lockedUntil
+    for (const { key, limit } of limits) {
+      const row = rows.get(key) as LoginThrottleRow
+      const fresh = addSeconds(row.window_start, THROTTLE_WINDOW_SECONDS) <= now
+      const attempts = fresh ? 1 : row.failures + 1
+      const over = attempts > limit
+      if (over) locked = addSeconds(now, LOCKOUT_SECONDS)
       await repo.saveThrottle(trx, {
         key,
-        failures: lockedUntil === null ? failures : 0,
-        window_start: fresh || lockedUntil !== null ? now : row.window_start,
-        locked_until: lockedUntil ?? (fresh ? null : row.locked_until),
+        failures: over ? 0 : attempts,
+        window_start: fresh || over ? now : row.window_start,
+        locked_until: over ? (locked as string) : null,
       })
     }
     return locked
   })
 }
 
-/** A successful login forgets the name's failures (the address keeps its count). */
-export async function recordSuccess(db: Db, keys: ThrottleKeys): Promise<void> {
-  await repo.clearThrottle(db, `user:${keys.username.toLowerCase()}`)
+/**
+ * A counted attempt failed: reaching the limit locks the name or address out. Returns the end of
+ * the lockout in force, which this failure or another attempt of the same burst started.
+ */
+export async function attemptFailed(db: Db, keys: ThrottleKeys, now: string): Promise<string | undefined> {
+  return inTransaction(db, async (trx) => {
+    const limits = keysOf(keys)
+    const rows = new Map(
+      (
+        await repo.lockThrottles(
+          trx,
+          limits.map((k) => k.key),
+          now,
+        )
+      ).map((r) => [r.key, r]),
+    )
+    let locked: string | undefined
+    for (const { key, limit } of limits) {
+      const row = rows.get(key) as LoginThrottleRow
+      if (row.locked_until !== null && row.locked_until > now) {
+        locked = [locked ?? '', row.locked_until].sort().at(-1)
+      } else if (row.failures >= limit) {
+        locked = addSeconds(now, LOCKOUT_SECONDS)
+        await repo.saveThrottle(trx, { key, failures: 0, window_start: now, locked_until: locked })
+      }
+    }
+    return locked
+  })
+}
+
+/**
+ * A counted attempt succeeded: the name's failures are forgotten, and the address's count gives
+ * the attempt back (only failures count against an address).
+ */
+export async function attemptSucceeded(db: Db, keys: ThrottleKeys, now: string): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    const address = `addr:${keys.address}`
+    const [row] = await repo.lockThrottles(trx, [address], now)
+    if (row !== undefined && row.failures > 0)
+      await repo.saveThrottle(trx, { ...row, failures: row.failures - 1 })
+    await repo.clearThrottle(trx, `user:${keys.username.toLowerCase()}`)
+  })
 }

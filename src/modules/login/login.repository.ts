@@ -1,6 +1,7 @@
 import type { ExpressionBuilder } from 'kysely'
 import type { Db } from '../../db/connect.ts'
 import type { Database } from '../../db/database.ts'
+import { forUpdate } from '../../db/dialects/dialect.ts'
 import {
   deleteRows,
   findRow,
@@ -22,6 +23,20 @@ export const savePasswordHash = (db: Db, userId: number, hash: string, at: strin
 // Throttles ------------------------------------------------------------------------------------
 
 export const findThrottles = (db: Db, keys: string[]) => rowsIn(db, 'login_throttles', 'key', keys)
+
+/**
+ * The throttles of these keys, created where missing (no failures, a window from `now`), held until
+ * the transaction ends: the attempts of one name or address are counted one after another.
+ */
+export async function lockThrottles(db: Db, keys: string[], now: string): Promise<LoginThrottleRow[]> {
+  await db
+    .insertInto('login_throttles')
+    .values(keys.map((key) => ({ key, failures: 0, window_start: now, locked_until: null })))
+    .onConflict((conflict) => conflict.column('key').doNothing())
+    .execute()
+  const held = db.selectFrom('login_throttles').selectAll().where('key', 'in', keys).orderBy('key')
+  return forUpdate(db, held).execute()
+}
 
 export const saveThrottle = (db: Db, row: LoginThrottleRow) => upsertRow(db, 'login_throttles', row, ['key'])
 

@@ -6,7 +6,7 @@ import type { SecretBox } from '../profile/secrets/secret-box.ts'
 import { verifyTwoFactorCode } from '../profile/two-factor/two-factor.service.ts'
 import type { UserRow } from '../users/users.table.ts'
 import * as repo from './login.repository.ts'
-import { lockedUntil, recordFailure, recordSuccess } from './login-throttle.ts'
+import { attemptFailed, attemptSucceeded, beginAttempt } from './login-throttle.ts'
 import { DUMMY_PASSWORD_HASH, verifyPassword } from './passwords.ts'
 
 export interface LoginDeps {
@@ -43,7 +43,7 @@ export async function checkPassword(
   const { db, clock } = deps
   const keys = { username: input.username, address: input.address }
   const user = await repo.findUserByUsername(db, input.username)
-  const locked = await lockedUntil(db, keys, nowTimestamp(clock))
+  const locked = await beginAttempt(db, keys, nowTimestamp(clock))
   if (locked !== undefined) {
     if (user !== undefined) await recordLogin(db, clock, { user, ip: input.address, status: 'failed' })
     return { kind: 'locked', until: locked }
@@ -52,10 +52,10 @@ export async function checkPassword(
   const matches = await verifyPassword(input.password, stored ?? DUMMY_PASSWORD_HASH)
   if (user === undefined || stored === undefined || !matches) {
     if (user !== undefined) await recordLogin(db, clock, { user, ip: input.address, status: 'failed' })
-    const until = await recordFailure(db, keys, nowTimestamp(clock))
+    const until = await attemptFailed(db, keys, nowTimestamp(clock))
     return until === undefined ? { kind: 'refused' } : { kind: 'locked', until }
   }
-  await recordSuccess(db, keys)
+  await attemptSucceeded(db, keys, nowTimestamp(clock))
   const trusted =
     input.deviceSecret !== undefined &&
     (await useTrustedDevice(db, deps.box, clock, {
@@ -80,14 +80,14 @@ export async function checkTwoFactorCode(
   const { db, clock, box } = deps
   const { user } = input
   const keys = { username: user.username, address: input.address }
-  const locked = await lockedUntil(db, keys, nowTimestamp(clock))
+  const locked = await beginAttempt(db, keys, nowTimestamp(clock))
   if (locked !== undefined) return { kind: 'locked', until: locked }
   if (!(await verifyTwoFactorCode(db, box, clock, user.id, input.code.trim()))) {
     await recordLogin(db, clock, { user, ip: input.address, status: 'failed' })
-    const until = await recordFailure(db, keys, nowTimestamp(clock))
+    const until = await attemptFailed(db, keys, nowTimestamp(clock))
     return until === undefined ? { kind: 'refused' } : { kind: 'locked', until }
   }
-  await recordSuccess(db, keys)
+  await attemptSucceeded(db, keys, nowTimestamp(clock))
   await recordLogin(db, clock, { user, ip: input.address, status: 'successful' })
   if (!input.trust) return { kind: 'signed_in', deviceSecret: undefined }
   const { secret } = await trustDevice(db, box, clock, {

@@ -218,7 +218,9 @@ export async function updateVpc(
 ): Promise<Vpc> {
   const vpc = await inContextTransaction(ctx, async (tx) => {
     const { db, actor } = tx
-    const row = await accessVpc(tx, ids, 'read_write')
+    // Locked: the stored JSON is rebuilt from this row, so a concurrent update read before it
+    // would write its own change over a stale copy of this one's.
+    const row = await accessVpc(tx, ids, 'read_write', { lock: true })
     if (input.label !== undefined && input.label !== row.label) {
       if ((await repo.findVpcByLabel(db, actor.accountId, input.label)) !== undefined) throw labelTaken()
     }

@@ -32,6 +32,12 @@ describe('image upload: what one account and one process may hold', () => {
     assert.equal((await create(owner.headers)).status, 200, 'an uploaded image frees its place')
   })
 
+  it('holds creates sent at once to the same cap', async () => {
+    const owner = await createAccount(api)
+    const answers = await Promise.all(Array.from({ length: 10 }, () => create(owner.headers)))
+    assert.deepEqual(answers.map((a) => a.status).sort(), [200, 200, ...Array(8).fill(400)])
+  })
+
   it('receives a bounded number of uploads at once: one more is 503 and may retry', async () => {
     const owner = await createAccount(api)
     const streaming = await startUpload(api, owner)

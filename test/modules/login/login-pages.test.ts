@@ -117,6 +117,41 @@ describe('login pages', () => {
     assert.equal(later.status, 303)
   })
 
+  it('holds a burst of guesses sent at once to the same five checks, then locks the name out', async () => {
+    const { owner, url } = await setup()
+    const browsers = Array.from({ length: 20 }, (_, i) => new FakeBrowser(api, `198.51.100.${i + 1}`))
+    await Promise.all(browsers.map((b) => b.get(url)))
+    const replies = await Promise.all(
+      browsers.map((b, i) =>
+        b.submit('/login', { username: owner.user.username, password: `wrong-${i}-pass` }),
+      ),
+    )
+    const statuses = replies.map((r) => r.status)
+    // Five are checked and the rest are not: the sixth locks the name out. Checked ones that end
+    // after that are answered with the lockout too, so four are refused as wrong at most.
+    assert.ok(
+      statuses.every((s) => s === 401 || s === 429),
+      statuses.join(','),
+    )
+    assert.ok(statuses.filter((s) => s === 401).length <= 4, statuses.join(','))
+    const right = new FakeBrowser(api, '203.0.113.200')
+    await right.get(url)
+    assert.equal(
+      (await right.submit('/login', { username: owner.user.username, password: PASSWORD })).status,
+      429,
+    )
+  })
+
+  it('a successful sign-in does not count against its address', async () => {
+    const { owner, url } = await setup()
+    const browser = new FakeBrowser(api, '192.0.2.77')
+    for (let i = 0; i < 25; i++) {
+      await browser.get(url)
+      const signedIn = await browser.submit('/login', { username: owner.user.username, password: PASSWORD })
+      assert.equal(signedIn.status, 303, `sign-in ${i + 1}`)
+    }
+  })
+
   it('locks an address out after twenty failures, whatever names it tries', async () => {
     const { owner, url } = await setup()
     const browser = new FakeBrowser(api, '192.0.2.99')

@@ -177,4 +177,32 @@ describe('VPC invariants under concurrent requests', () => {
     const addresses = responses.map((r) => r.body.ipv4.vpc)
     assert.equal(new Set(addresses).size, 6, addresses.join(' '))
   })
+
+  it('a label change and a description change at once: both are kept, and read back', async () => {
+    for (let round = 0; round < 10; round++) {
+      const owner = await createAccount(api)
+      const vpc = await createVpc(api, owner, { label: label('before') })
+      const renamed = label('renamed')
+      const description = `described ${round}`
+      const answers = await Promise.all([
+        api.request({
+          method: 'PUT',
+          url: `/v4/vpcs/${vpc.id}`,
+          headers: owner.headers,
+          payload: { label: renamed },
+        }),
+        api.request({
+          method: 'PUT',
+          url: `/v4/vpcs/${vpc.id}`,
+          headers: owner.headers,
+          payload: { description },
+        }),
+      ])
+      assert.deepEqual(statuses(answers), [200, 200])
+      const read = await api.request({ method: 'GET', url: `/v4/vpcs/${vpc.id}`, headers: owner.headers })
+      assert.deepEqual([read.body.label, read.body.description], [renamed, description], `round ${round}`)
+      // The label it gave up is free, and only the renamed VPC carries the new one.
+      assert.equal((await createVpc(api, owner, { label: vpc.label })).label, vpc.label)
+    }
+  })
 })
