@@ -261,25 +261,31 @@ export async function syncRowsByKey<T extends Table, K extends Column<T>>(
   )
 }
 
-/** Sets `changes` on the row the match picks and returns it; throws when there is none. */
+/**
+ * Sets `changes` on the row the match picks and returns it; throws when there is none. No changes
+ * (a body that named nothing to change) is the row as it is: an UPDATE must set something.
+ */
 export function updateRow<T extends Table>(
   db: Db,
   table: T,
   match: RowMatch<T>,
   changes: RowChanges<T>,
 ): Promise<Row<T>> {
+  if (Object.keys(changes).length === 0)
+    return whereMatch(rowsOf(db, table, {}), match, true).executeTakeFirstOrThrow()
   return whereMatch(untyped(db).updateTable(table).set(changes), match, true)
     .returningAll()
     .executeTakeFirstOrThrow()
 }
 
-/** Sets `changes` on every row the match picks. */
+/** Sets `changes` on every row the match picks (none: nothing to do). */
 export async function updateRows<T extends Table>(
   db: Db,
   table: T,
   match: RowMatch<T>,
   changes: RowChanges<T>,
 ): Promise<void> {
+  if (Object.keys(changes).length === 0) return
   await whereMatch(untyped(db).updateTable(table).set(changes), match, true).execute()
 }
 

@@ -46,6 +46,8 @@ export const UpdateAccountBodySchema = Type.Object({
   tax_id: contact(100),
 })
 export type UpdateAccountBody = Static<typeof UpdateAccountBodySchema>
+/** The fields an account update may change: those its body's schema names. */
+export const CONTACT_FIELDS = Object.keys(UpdateAccountBodySchema.properties) as (keyof UpdateAccountBody)[]
 
 const UsageSchema = {
   billable: Type.Integer(),

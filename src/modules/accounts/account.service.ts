@@ -4,7 +4,7 @@ import { nowTimestamp } from '../../common/time.ts'
 import { buildEvent } from '../events/event-builder.ts'
 import { recordEvents } from '../events/events.service.ts'
 import { assertAccountAccess } from '../grants/authorize.ts'
-import type { Account, Transfer, UpdateAccountBody } from './account.schemas.ts'
+import { type Account, CONTACT_FIELDS, type Transfer, type UpdateAccountBody } from './account.schemas.ts'
 import * as repo from './accounts.repository.ts'
 import type { AccountRow } from './accounts.table.ts'
 import type { TransferQuotas } from './transfer-quotas.ts'
@@ -69,7 +69,11 @@ export async function updateAccount(ctx: RequestContext, input: UpdateAccountBod
     if (input.email !== undefined && !EMAIL.test(input.email)) {
       throw badRequest('Must be a valid email address', 'email')
     }
-    const changes = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined))
+    // The contact fields alone: the body's schema lets other keys through, and they must never
+    // name a column.
+    const changes = Object.fromEntries(
+      CONTACT_FIELDS.flatMap((field) => (input[field] === undefined ? [] : [[field, input[field]]])),
+    )
     if (typeof changes.country === 'string') changes.country = changes.country.toUpperCase()
     const row =
       Object.keys(changes).length === 0 ? current : await repo.updateAccount(tx.db, current.id, changes)

@@ -71,6 +71,22 @@ describe('account and transfer', () => {
     })
   })
 
+  it('changes the contact fields alone: other keys, real columns or not, are ignored', async () => {
+    const owner = await createAccount(api)
+    const before = (await get(owner, '/v4/account')).body
+    for (const extra of [
+      { unexpected_field: 1 },
+      { created: 'not a time' },
+      { id: 999_999_999 },
+      { uuid: 'x' },
+    ]) {
+      const res = await put(owner, { company: 'Only This', ...extra })
+      assert.equal(res.status, 200, `${JSON.stringify(extra)}: ${JSON.stringify(res.body)}`)
+      assert.deepEqual(res.body, { ...before, company: 'Only This' })
+    }
+    assert.deepEqual((await get(owner, '/v4/account')).body, { ...before, company: 'Only This' })
+  })
+
   it('refuses each contact rule with its field', async () => {
     const owner = await createAccount(api)
     const cases: Array<[object, string]> = [

@@ -71,6 +71,17 @@ describe('account OAuth clients', () => {
     assert.equal(res.body.label, 'Renamed')
     assert.equal(res.body.redirect_uri, 'http://localhost:8080/cb')
     assert.equal(res.body.secret, '<REDACTED>')
+    // A body that names nothing it can change leaves the client as it is.
+    for (const payload of [{}, { size: 1 }]) {
+      const unchanged = await api.request({
+        method: 'PUT',
+        url: `/v4/account/oauth-clients/${created.id}`,
+        headers: owner.headers,
+        payload,
+      })
+      assert.equal(unchanged.status, 200, JSON.stringify(unchanged.body))
+      assert.deepEqual(unchanged.body, res.body)
+    }
     for (const bad of ['not a url', 'ftp://x.example/cb', 'https://app.example.com/cb#frag', '/relative']) {
       const refused = await api.request({
         method: 'PUT',
