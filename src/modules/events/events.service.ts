@@ -6,7 +6,8 @@ import { keepsPages, pageKey, renderedPagesOf } from '../../common/rendered-page
 import { addSeconds, nowTimestamp } from '../../common/time.ts'
 import type { Db } from '../../db/connect.ts'
 import { confirmedRead } from '../auth/confirmed-read.ts'
-import { grantedListScope } from '../grants/authorize.ts'
+import { assertEntityGrant, grantedListScope } from '../grants/authorize.ts'
+import type { GrantEntityType } from '../grants/grant-types.ts'
 import { oldestEventSince, readEventPageStamp } from './event-page-stamp.ts'
 import type { NewEvent } from './event-types.ts'
 import { toEvent } from './event-wire.ts'
@@ -78,10 +79,18 @@ export async function getEvent(ctx: RequestContext, ids: { eventId: number }): P
   return toEvent(await accessEvent(ctx, ids))
 }
 
-/** Marks every event up to and including this one as seen. */
+/**
+ * Marks every event up to and including this one as seen. A restricted user needs `read_write` on
+ * the event's entity for it (reading one needs `read_only`); an event of their own, on no granted
+ * entity, is theirs to mark.
+ */
 export async function markSeen(ctx: RequestContext, ids: { eventId: number }): Promise<void> {
   await inContextTransaction(ctx, async (tx) => {
-    await accessEvent(tx, ids)
+    const event = await accessEvent(tx, ids)
+    if (event.grant_entity_type !== null && event.grant_entity_id !== null) {
+      const type = event.grant_entity_type as GrantEntityType
+      await assertEntityGrant(tx.db, tx.actor, type, event.grant_entity_id, 'read_write')
+    }
     await repo.markSeenThrough(tx.db, scopeOf(tx), ids.eventId)
   })
 }

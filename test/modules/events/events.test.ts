@@ -269,6 +269,36 @@ describe('account events', () => {
     assert.equal(all.body.results, 4)
   })
 
+  it('a restricted user marks an event seen with read_write on its entity; read_only may view and read it', async () => {
+    const owner = await createAccount(api)
+    const member = await createUser(api, owner)
+    const now = nowTimestamp(api.clock)
+    const [onlyRead, writable, own] = await recordEvents(api.db, [
+      vpcEvent(owner, 'vpc_create', 1, now),
+      vpcEvent(owner, 'vpc_create', 2, now),
+      {
+        accountId: owner.accountId,
+        user: { id: member.user.id, username: member.user.username },
+        action: 'profile_update',
+        entity: { type: 'profile', id: null, label: member.user.username, url: '/v4/profile' },
+        grant: null,
+        created: now,
+      },
+    ])
+    await grantEntity(api, member, 'vpc', 1, 'read_only')
+    await grantEntity(api, member, 'vpc', 2, 'read_write')
+    const post = (id: number | undefined, what: string) =>
+      api.request({ method: 'POST', url: `/v4/account/events/${id}/${what}`, headers: member.headers })
+    assert.equal((await post(onlyRead, 'read')).status, 200)
+    const refused = await post(onlyRead, 'seen')
+    assert.equal(refused.status, 403)
+    assert.deepEqual(refused.body, { errors: [{ reason: 'Unauthorized' }] })
+    const seen = (await list(member)).body.data.map((e: { seen: boolean }) => e.seen)
+    assert.deepEqual(seen, [false, false, false])
+    assert.equal((await post(writable, 'seen')).status, 200)
+    assert.equal((await post(own, 'seen')).status, 200)
+  })
+
   const seeded = async (api: TestApp, owner: TestUser) => {
     const [id] = await recordEvents(api.db, [vpcEvent(owner, 'vpc_create', 9, nowTimestamp(api.clock))])
     return id as number
