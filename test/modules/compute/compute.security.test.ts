@@ -91,6 +91,21 @@ describe('compute routes: security', () => {
         label: 'v',
       },
     ),
+    {
+      method: 'POST',
+      route: '/v4/compute/instances/{id}/configs/{configId}/interfaces/order',
+      prepare: async (api, owner) => {
+        const s = await stopped(api, owner)
+        return {
+          url: `${s.configUrl}/interfaces/order`,
+          payload: { ids: [defined(s.config.interfaces[0]).id] },
+        }
+      },
+      scopes: write,
+      success: 200,
+      restricted: 403,
+      crossAccount: true,
+    },
     onInstance(
       'GET',
       '/v4/compute/instances/{id}/configs/{configId}/interfaces/{interfaceId}',

@@ -67,6 +67,13 @@ export async function replaceRanges(db: Db, interfaceId: number, ranges: readonl
     .execute()
 }
 
+/** Each interface at the position of its id in `ids` (eth0 first). */
+export async function setPositions(db: Db, ids: readonly number[]): Promise<void> {
+  for (const [position, id] of ids.entries()) {
+    await db.updateTable('compute_interfaces').set({ position }).where('id', '=', id).execute()
+  }
+}
+
 /** Keeps eth order contiguous after a removal. */
 export async function closePositionGap(db: Db, configId: number, removedPosition: number): Promise<void> {
   await db

@@ -7,6 +7,7 @@ import {
   InterfaceInputSchema,
   InterfaceParams,
   InterfaceSchema,
+  OrderInterfacesBodySchema,
   UpdateInterfaceBodySchema,
 } from './interfaces.schemas.ts'
 import * as interfaces from './interfaces.service.ts'
@@ -19,6 +20,15 @@ export const interfacesRoutes = routeModule({ tags, context: contextOf }, (api) 
     params: ConfigParams,
     response: Type.Array(InterfaceSchema),
     handler: (ctx, request) => interfaces.listInterfaces(ctx, request.ids),
+  })
+
+  api.post('/compute/instances/:instanceId/configs/:configId/interfaces/order', {
+    auth: write,
+    operationId: 'orderComputeConfigInterfaces',
+    summary: "Reorder a config profile's interfaces (eth0 first), from its next boot",
+    params: ConfigParams,
+    body: OrderInterfacesBodySchema,
+    handler: (ctx, request) => interfaces.orderInterfaces(ctx, request.ids, request.body),
   })
 
   api.get('/compute/instances/:instanceId/configs/:configId/interfaces/:interfaceId', {

@@ -55,6 +55,12 @@ export const UpdateInterfaceBodySchema = Type.Object({
 })
 export type UpdateInterfaceBody = Static<typeof UpdateInterfaceBodySchema>
 
+/** A profile's interfaces in the order wanted, eth0 first: each of them once. */
+export const OrderInterfacesBodySchema = Type.Object({
+  ids: Type.Array(IdSchema, { minItems: 1, maxItems: 3 }),
+})
+export type OrderInterfacesBody = Static<typeof OrderInterfacesBodySchema>
+
 export const ConfigParams = idParams('instanceId', 'configId')
 
 export const InterfaceParams = idParams('instanceId', 'configId', 'interfaceId')

@@ -15,7 +15,12 @@ import type { FieldOf, InterfaceListPlan, InterfacePlan, PlannedSubnet } from '.
 import * as planner from './interface-planner.ts'
 import { holdingsOf } from './interface-rules.ts'
 import * as repo from './interfaces.repository.ts'
-import type { Interface, InterfaceInput, UpdateInterfaceBody } from './interfaces.schemas.ts'
+import type {
+  Interface,
+  InterfaceInput,
+  OrderInterfacesBody,
+  UpdateInterfaceBody,
+} from './interfaces.schemas.ts'
 import type { InterfaceRangeRow, InterfaceRow } from './interfaces.table.ts'
 
 export interface InterfaceIds extends ConfigIds {
@@ -280,6 +285,31 @@ export async function deleteInterface(ctx: RequestContext, ids: InterfaceIds): P
     }
     await repo.deleteInterfaces(tx.db, [row.id])
     await repo.closePositionGap(tx.db, config.id, row.position)
+    await recordConfigUpdate(tx, { instance, config })
+  })
+}
+
+/**
+ * Puts a profile's interfaces in the order given, eth0 first; `ids` names each of them once. Like
+ * any change to a profile, it applies from the profile's next boot.
+ */
+export async function orderInterfaces(
+  ctx: RequestContext,
+  ids: ConfigIds,
+  input: OrderInterfacesBody,
+): Promise<void> {
+  await inContextTransaction(ctx, async (tx) => {
+    const { instance, config } = await accessConfig(tx, ids, 'read_write')
+    const existing = new Set((await repo.listConfigInterfaces(tx.db, config.id)).map((row) => row.id))
+    const wanted = new Set(input.ids)
+    if (
+      wanted.size !== input.ids.length ||
+      wanted.size !== existing.size ||
+      !input.ids.every((id) => existing.has(id))
+    ) {
+      throw badRequest("Must list each of the config profile's interfaces exactly once", 'ids')
+    }
+    await repo.setPositions(tx.db, input.ids)
     await recordConfigUpdate(tx, { instance, config })
   })
 }

@@ -250,4 +250,38 @@ describe('config interfaces', () => {
       [vpcIface.body.id, vlan.body.id, readd.body.id],
     )
   })
+
+  it("reorders a profile's interfaces when each is named once, with a config update event", async () => {
+    const owner = await createAccount(api)
+    const { subnet, add, base } = await setup(owner)
+    const ids = [
+      (await add({ purpose: 'public' })).body.id,
+      (await add({ purpose: 'vpc', subnet_id: subnet.id })).body.id,
+      (await add({ purpose: 'vlan', label: 'backplane' })).body.id,
+    ] as number[]
+    const order = (payload: object) =>
+      api.request({ method: 'POST', url: `${base}/order`, headers: owner.headers, payload })
+    const wanted = [ids[2], ids[0], ids[1]]
+    const done = await order({ ids: wanted })
+    assert.equal(done.status, 200, JSON.stringify(done.body))
+    assert.deepEqual(done.body, {})
+    const listed = await api.request({ method: 'GET', url: base, headers: owner.headers })
+    assert.deepEqual(
+      listed.body.map((i: { id: number }) => i.id),
+      wanted,
+    )
+    const events = await api.request({
+      method: 'GET',
+      url: '/v4/account/events',
+      headers: { ...owner.headers, 'x-filter': JSON.stringify({ action: 'compute_config_update' }) },
+    })
+    assert.equal(events.body.results, 4)
+    for (const bad of [[ids[0], ids[1]], [ids[0], ids[1], ids[1]], [ids[0], ids[1], 999_999], []]) {
+      const refused = await order({ ids: bad })
+      assert.equal(refused.status, 400, JSON.stringify(bad))
+      assert.equal(refused.body.errors[0].field, 'ids')
+    }
+    const still = await api.request({ method: 'GET', url: base, headers: owner.headers })
+    assert.deepEqual(still.body, listed.body)
+  })
 })
