@@ -70,7 +70,8 @@ export async function callControl(values: Values, call: ControlCall): Promise<Re
     if (parsed.errors)
       reasons = parsed.errors.map((e) => (e.field ? `${e.field}: ${e.reason}` : e.reason)).join('\n  ')
   } catch {}
-  if (res.status === 404 && text.includes('Not Found') && !text.includes('errors')) {
+  // A 404 is a missing snapshot or user, or no control API at all: the clock always exists there.
+  if (res.status === 404 && !(await hasControlApi(base, key))) {
     throw new Error(`${base} has no control API (CLOUDPLANE_CONTROL=off?)`)
   }
   throw new Error(`the server answered ${res.status}: ${reasons}`)
@@ -79,4 +80,15 @@ export async function callControl(values: Values, call: ControlCall): Promise<Re
 /** Prints a JSON answer, indented, on stdout. */
 export async function printJson(res: Response): Promise<void> {
   process.stdout.write(`${JSON.stringify(await res.json(), null, 2)}\n`)
+}
+
+async function hasControlApi(base: string, key: string): Promise<boolean> {
+  try {
+    const res = await fetch(`${base}/_cloudplane/clock`, { headers: { 'x-cloudplane-admin-key': key } })
+    await res.body?.cancel()
+    return res.status !== 404
+  } catch {
+    // Gone meanwhile: the first answer's own message says more.
+    return true
+  }
 }

@@ -37,6 +37,37 @@ function ownedBy(schema: StateSchema, table: StateTable, accountId: number): Raw
   return sql`${sql.ref(owner.column)} in (select ${sql.ref(owner.parentColumn)} from ${sql.table(parent.name)} where ${ownedBy(schema, parent, accountId)})`
 }
 
+/**
+ * The rows of `state` that belong to the account, table by table, by the same chain of owners
+ * that `ownedBy` follows in SQL: an account's subnets through its VPCs, and so on.
+ */
+export function rowsOwnedBy(
+  schema: StateSchema,
+  state: StateData,
+  accountId: number,
+): Map<string, Record<string, unknown>[]> {
+  const owned = new Map<string, Record<string, unknown>[]>()
+  // Parents come before children in the schema, so a parent's rows are known when asked for.
+  for (const table of schema.tables) {
+    const owner = table.owner
+    if (owner === undefined) continue
+    const rows = state.tables[table.name] ?? []
+    if (table.name === 'accounts') {
+      owned.set(
+        table.name,
+        rows.filter((row) => Number(row.id) === accountId),
+      )
+      continue
+    }
+    const parents = new Set((owned.get(owner.parent) ?? []).map((row) => String(row[owner.parentColumn])))
+    owned.set(
+      table.name,
+      rows.filter((row) => parents.has(String(row[owner.column]))),
+    )
+  }
+  return owned
+}
+
 export async function captureState(db: Db, options: { accountId?: number } = {}): Promise<StateData> {
   const any = db as unknown as AnyDb
   const schema = await stateSchema(db)

@@ -4,12 +4,12 @@ import { ApiError, badRequest, notFound } from '../../common/errors.ts'
 import { nowTimestamp } from '../../common/time.ts'
 import type { Db } from '../../db/connect.ts'
 import { inTransaction } from '../../db/transaction.ts'
-import { findUserAccount, imageBlobKeys } from './control.repository.ts'
+import { cancelAccountWork, findUserAccount, imageBlobKeys } from './control.repository.ts'
 import type { ControlContext } from './control-context.ts'
 import * as snapshots from './snapshots.repository.ts'
-import { captureState, restoreState, type StateData } from './state-capture.ts'
+import { captureState, restoreState, rowsOwnedBy, type StateData } from './state-capture.ts'
 import { decodeState, encodeState } from './state-encoding.ts'
-import { stateSchema } from './state-schema.ts'
+import { type StateSchema, stateSchema } from './state-schema.ts'
 
 const SERVER_BASELINE = 'baseline:server'
 const accountBaseline = (accountId: number) => `baseline:account:${accountId}`
@@ -78,9 +78,12 @@ async function replaceState(ctx: ControlContext, state: StateData, accountId?: n
     await ctx.blobs.put(key, Readable.from([Buffer.from(data, 'base64')]))
   }
   const schema = await stateSchema(ctx.db)
-  await inTransaction(ctx.db, (trx) =>
-    restoreState(trx, state, accountId === undefined ? { schema } : { accountId, schema }),
-  )
+  await inTransaction(ctx.db, async (trx) => {
+    if (accountId === undefined) return restoreState(trx, state, { schema })
+    // An account's work under way would otherwise land on its restored resources, ids and all.
+    await cancelAccountWork(trx, accountId)
+    await restoreState(trx, state, { accountId, schema })
+  })
   await dropUnreferencedBlobs(ctx, before, accountId)
 }
 
@@ -100,12 +103,18 @@ export async function resetAccount(ctx: ControlContext, username: string): Promi
   const found = await findUserAccount(ctx.db, username)
   if (found === undefined) throw badRequest(`no user named "${username}"`, 'username')
   const { accountId } = found
+  const current = await captureState(ctx.db, { accountId })
   let state = await loadState(ctx.db, accountBaseline(accountId), 'baseline')
+  // A baseline kept from an account the id once named (before a reset or a restore) is not this
+  // account's: the uuid tells them apart.
+  if (state !== undefined && uuidOf(state, accountId) !== uuidOf(current, accountId)) state = undefined
   if (state === undefined) {
     const server = await loadState(ctx.db, SERVER_BASELINE, 'baseline')
-    state = server && narrowToAccount(server, await captureState(ctx.db, { accountId }), accountId)
+    if (server !== undefined && uuidOf(server, accountId) === uuidOf(current, accountId)) {
+      state = narrowToAccount(await stateSchema(ctx.db), server, current, accountId)
+    }
   }
-  state ??= keepIdentity(await captureState(ctx.db, { accountId }))
+  state ??= keepIdentity(current)
   await replaceState(ctx, { ...state, accountId }, accountId)
   return { account_id: accountId }
 }
@@ -129,24 +138,18 @@ function keepIdentity(state: StateData): StateData {
   return { ...state, tables }
 }
 
-/** The account's rows within the server baseline, when the account was there at the first start. */
-function narrowToAccount(server: StateData, current: StateData, accountId: number): StateData | undefined {
-  const account = server.tables.accounts?.find((r) => Number(r.id) === accountId)
-  if (account === undefined) return undefined
-  // The rows the account owned then: the same tables as its current capture, keyed the same way.
-  const users = new Set(
-    (server.tables.users ?? []).filter((u) => Number(u.account_id) === accountId).map((u) => Number(u.id)),
-  )
-  const tables: StateData['tables'] = {}
-  for (const name of Object.keys(current.tables)) {
-    tables[name] = (server.tables[name] ?? []).filter((row) =>
-      name === 'accounts'
-        ? Number(row.id) === accountId
-        : 'account_id' in row
-          ? Number(row.account_id) === accountId
-          : 'user_id' in row && users.has(Number(row.user_id)),
-    )
-  }
+const uuidOf = (state: StateData, accountId: number) =>
+  state.tables.accounts?.find((row) => Number(row.id) === accountId)?.uuid
+
+/** The account's rows within the server baseline (the account was there at the first start). */
+function narrowToAccount(
+  schema: StateSchema,
+  server: StateData,
+  current: StateData,
+  accountId: number,
+): StateData {
+  const owned = rowsOwnedBy(schema, server, accountId)
+  const tables = Object.fromEntries(Object.keys(current.tables).map((name) => [name, owned.get(name) ?? []]))
   return { ...current, tables }
 }
 

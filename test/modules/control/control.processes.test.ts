@@ -181,6 +181,10 @@ describe('the controls with two API processes on one database', () => {
     const status = async (base: string, headers: Record<string, string>) =>
       (await fetch(`${base}/v4/profile`, { headers })).status
 
+    // A snapshot that is not there is just that, on a server with the controls on.
+    const missing = await control(['snapshot', 'restore', 'no-such-snapshot'], first.baseUrl)
+    assert.equal(missing.code, 1)
+    assert.match(missing.stderr, /the server answered 404: Not found/)
     const saved = await control(['snapshot', 'save', 'before-token'], first.baseUrl)
     assert.equal(saved.code, 0, saved.stderr)
     const restoredAway = await newToken(second.baseUrl)
@@ -237,5 +241,9 @@ describe('the control API is off by default on PostgreSQL', {
     })
     const res = await fetch(`${server.baseUrl}/_cloudplane/clock`, { headers: admin })
     assert.equal(res.status, 404)
+    // The CLI says so, rather than passing on the 404.
+    const said = await cli(['snapshot', 'restore', 'any', '--url', server.baseUrl, '--admin-key', ADMIN_KEY])
+    assert.equal(said.code, 1)
+    assert.match(said.stderr, /has no control API \(CLOUDPLANE_CONTROL=off\?\)/)
   })
 })

@@ -2,6 +2,7 @@ import { type Static, Type } from 'typebox'
 import { CreateInstanceBodySchema } from '../../compute/instances/instances.schemas.ts'
 import { InterfaceInputSchema } from '../../compute/interfaces/interfaces.schemas.ts'
 import { GlobalGrantsSchema } from '../../grants/grants.schemas.ts'
+import { EmailSchema, UsernameSchema } from '../../users/users.schemas.ts'
 import { CreateVpcBodySchema } from '../../vpcs/vpcs.schemas.ts'
 
 /**
@@ -31,8 +32,8 @@ export const SeedTokenSchema = Type.Object(
 
 export const SeedUserSchema = Type.Object(
   {
-    username: Type.String({ minLength: 3, maxLength: 32 }),
-    email: Type.String({ minLength: 3, maxLength: 128 }),
+    username: UsernameSchema,
+    email: EmailSchema,
     restricted: Type.Optional(Type.Boolean()),
     grants: Type.Optional(
       Type.Object(
@@ -79,7 +80,8 @@ export const SeedImageSchema = Type.Object(
     label: Type.String({ minLength: 1, maxLength: 50 }),
     description: Type.Optional(Type.String({ maxLength: 65000 })),
     region: Type.Optional(Type.String()),
-    size: Type.Optional(Type.Integer({ minimum: 0, description: 'MB' })),
+    // The stored size is a 32-bit integer on PostgreSQL.
+    size: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647, description: 'MB' })),
     cloud_init: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },

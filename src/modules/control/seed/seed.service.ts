@@ -12,6 +12,7 @@ import type { UpdateGrantsBody } from '../../grants/grants.schemas.ts'
 import { changeUserGrants } from '../../grants/grants.service.ts'
 import { findDeployableImage, insertPrivateImage } from '../../images/images.service.ts'
 import { addSshKey } from '../../profile/ssh-keys/ssh-keys.service.ts'
+import { findRegion } from '../../regions/regions.service.ts'
 import { addUser, createAccountWithOwner } from '../../users/users.service.ts'
 import type { UserRow } from '../../users/users.table.ts'
 import { createVpc } from '../../vpcs/vpcs.service.ts'
@@ -130,20 +131,22 @@ async function seedAccount(db: Db, clock: Clock, seed: SeedAccount, path: string
     for (const subnet of created.subnets) subnets.set(`${created.label}/${subnet.label}`, subnet.id)
   }
   for (const [j, image] of (seed.images ?? []).entries()) {
-    const row = await at(`${path}.images[${j}]`, () =>
-      insertPrivateImage(
+    const row = await at(`${path}.images[${j}]`, async () => {
+      const region = image.region ?? 'us-east'
+      if ((await findRegion(ctx.db, region)) === undefined) throw badRequest('Region not found', 'region')
+      return insertPrivateImage(
         ctx,
         {
           label: image.label,
           description: image.description,
           cloudInit: image.cloud_init,
-          region: image.region ?? 'us-east',
+          region,
           status: 'available',
           size: image.size ?? 0,
         },
         formatTimestamp(clock.now()),
-      ),
-    )
+      )
+    })
     labels.image.set(row.label, row.id)
   }
   for (const [j, instance] of (seed.instances ?? []).entries()) {
