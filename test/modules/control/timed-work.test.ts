@@ -183,6 +183,37 @@ describe('asynchronous work that takes time', () => {
     await api.admin('PUT', '/work-durations', { preset: 'instant' })
   })
 
+  it('the profile an instance is booting with or shutting down cannot be deleted meanwhile', async () => {
+    const owner = await createAccount(asTestApp(api))
+    const id = (await createInstance(owner, { booted: false, interfaces: [{ purpose: 'public' }] })).body.id
+    const [config] = (
+      await api.request({ method: 'GET', url: `/v4/compute/instances/${id}/configs`, headers: owner.headers })
+    ).body.data
+    const deleteConfig = () =>
+      api.request({
+        method: 'DELETE',
+        url: `/v4/compute/instances/${id}/configs/${config.id}`,
+        headers: owner.headers,
+      })
+    await api.admin('PUT', '/work-durations', { compute_boot: 20, compute_shutdown: 20 })
+    assert.equal((await power(owner, id, 'boot')).status, 200)
+    const whileBooting = await deleteConfig()
+    assert.equal(whileBooting.status, 400)
+    assert.deepEqual(whileBooting.body, {
+      errors: [
+        { reason: 'The config profile a Compute is booting with cannot be deleted; wait for it to finish' },
+      ],
+    })
+    await advance('22s')
+    assert.equal(await instanceStatus(owner, id), 'running')
+    assert.equal((await power(owner, id, 'shutdown')).status, 200)
+    assert.equal((await deleteConfig()).status, 400)
+    await advance('22s')
+    assert.equal(await instanceStatus(owner, id), 'offline')
+    assert.equal((await deleteConfig()).status, 200)
+    await api.admin('PUT', '/work-durations', { preset: 'instant' })
+  })
+
   it('shutdown goes through shutting_down, reboot through rebooting, boot through booting', async () => {
     const owner = await createAccount(asTestApp(api))
     const created = await createInstance(owner)

@@ -243,7 +243,9 @@ export async function deleteConfig(ctx: RequestContext, ids: ConfigIds): Promise
     const { instance, config } = await accessConfig(tx, ids, 'read_write')
     if (isBootedConfig(instance, config.id)) {
       throw badRequest(
-        'The config profile a running Compute was booted from cannot be deleted; shut it down first',
+        instance.status === 'running'
+          ? 'The config profile a running Compute was booted from cannot be deleted; shut it down first'
+          : `The config profile a Compute is ${instance.status} with cannot be deleted; wait for it to finish`,
       )
     }
     await repo.deleteConfig(tx.db, config.id)

@@ -25,4 +25,5 @@ export async function accessInstance(
 
 /** A profile's interfaces are active while the instance runs from it. */
 export const isBootedConfig = (instance: InstanceRow, configId: number): boolean =>
-  instance.status === 'running' && instance.booted_config_id === configId
+  // Booting from it, running it or shutting it down: its interfaces are, or are becoming, active.
+  instance.status !== 'offline' && instance.booted_config_id === configId
