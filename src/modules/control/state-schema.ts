@@ -11,6 +11,8 @@ export interface StateTable {
   name: string
   /** Whether `id` comes from a sequence (SQLite AUTOINCREMENT, PostgreSQL identity). */
   hasSequence: boolean
+  /** Every column, by name. */
+  columns: string[]
   booleans: string[]
   /**
    * How a row belongs to an account: `{ column: 'id' }` for `accounts` itself, or a column
@@ -121,6 +123,7 @@ async function readStateSchema(db: Db): Promise<StateSchema> {
       return {
         name,
         hasSequence: details.sequenced.has(name),
+        columns: details.columns.get(name) ?? [],
         booleans: details.booleans.get(name) ?? [],
         ...(owner && { owner }),
         ...(ddl && !referenced && { recreate: ddl }),
@@ -139,9 +142,14 @@ async function sqliteDetails(db: AnyDb, names: string[]) {
   const foreignKeys: ForeignKey[] = []
   const sequenced = new Set<string>()
   const booleans = new Map<string, string[]>()
+  const columnsOf = new Map<string, string[]>()
   for (const table of names) {
     const columns = await sql<{ name: string; notnull: number; type: string; pk: number }>`
       select name, "notnull", type, pk from pragma_table_info(${table})`.execute(db)
+    columnsOf.set(
+      table,
+      columns.rows.map((c) => c.name),
+    )
     const notNull = new Set(columns.rows.filter((c) => c.notnull === 1 || c.pk > 0).map((c) => c.name))
     const bools = columns.rows.filter((c) => c.type.toLowerCase() === 'boolean').map((c) => c.name)
     if (bools.length > 0) booleans.set(table, bools)
@@ -160,7 +168,7 @@ async function sqliteDetails(db: AnyDb, names: string[]) {
       select sql from sqlite_master where type = 'table' and name = ${table}`.execute(db)
     if (/autoincrement/i.test(ddl.rows[0]?.sql ?? '')) sequenced.add(table)
   }
-  return { foreignKeys, sequenced, booleans }
+  return { foreignKeys, sequenced, booleans, columns: columnsOf }
 }
 
 /** Each table's CREATE statements: the table first, then its indexes and triggers. */
@@ -207,5 +215,7 @@ async function postgresDetails(db: AnyDb) {
   for (const c of columns.rows.filter((c) => c.type === 'boolean')) {
     booleans.set(c.table, [...(booleans.get(c.table) ?? []), c.column])
   }
-  return { foreignKeys: fks.rows, sequenced, booleans }
+  const columnsOf = new Map<string, string[]>()
+  for (const c of columns.rows) columnsOf.set(c.table, [...(columnsOf.get(c.table) ?? []), c.column])
+  return { foreignKeys: fks.rows, sequenced, booleans, columns: columnsOf }
 }

@@ -200,8 +200,25 @@ export async function importSnapshot(ctx: ControlContext, name: string, bytes: B
   if (state === undefined || state.accountId !== undefined) {
     throw badRequest('is not a cloudplane snapshot file (cloudplane snapshot export)', 'body')
   }
+  assertRestorable(await stateSchema(ctx.db), state)
   const row = await saveState(ctx.db, name, 'snapshot', state)
   return { name: row.name, created: row.created, size: row.size }
+}
+
+/**
+ * A file's tables and columns are this database's: a restore of one from another version, or
+ * edited, would fail on the first unknown name, so it is refused when imported.
+ */
+function assertRestorable(schema: StateSchema, state: StateData): void {
+  const columns = new Map(schema.tables.map((table) => [table.name, new Set(table.columns)]))
+  for (const [name, rows] of Object.entries(state.tables)) {
+    const known = columns.get(name)
+    if (known === undefined) throw badRequest(`holds a table this server does not have: ${name}`, 'body')
+    const unknown = rows.flatMap((row) => Object.keys(row)).find((column) => !known.has(column))
+    if (unknown !== undefined) {
+      throw badRequest(`holds a column this server does not have: ${name}.${unknown}`, 'body')
+    }
+  }
 }
 
 /** One account's whole state as JSON, for looking at a failing test. */

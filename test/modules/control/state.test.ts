@@ -3,6 +3,7 @@ import { Readable } from 'node:stream'
 import { buffer } from 'node:stream/consumers'
 import { after, before, describe, it } from 'node:test'
 import { issueToken } from '../../../src/modules/auth/issue-token.ts'
+import { encodeState } from '../../../src/modules/control/state-encoding.ts'
 import { createAccountWithOwner } from '../../../src/modules/users/users.service.ts'
 import {
   adminHeaders,
@@ -256,6 +257,21 @@ describe('snapshots', () => {
       payload: Buffer.from('not a snapshot'),
     })
     assert.equal(garbage.status, 400)
+    // A file whose tables or columns this server does not have would fail at its restore.
+    const foreignFiles: Array<[Record<string, Record<string, unknown>[]>, string]> = [
+      [{ vpcs: [{ no_such_column: 1 }] }, 'holds a column this server does not have: vpcs.no_such_column'],
+      [{ no_such_table: [] }, 'holds a table this server does not have: no_such_table'],
+    ]
+    for (const [tables, reason] of foreignFiles) {
+      const foreign = await elsewhere.request({
+        method: 'PUT',
+        url: '/_cloudplane/snapshots/foreign',
+        headers: { ...adminHeaders, 'content-type': 'application/octet-stream' },
+        payload: encodeState({ format: 'cloudplane-state', version: 1, engine: 'sqlite', tables }),
+      })
+      assert.equal(foreign.status, 400)
+      assert.deepEqual(foreign.body, { errors: [{ reason, field: 'body' }] })
+    }
   })
 })
 
