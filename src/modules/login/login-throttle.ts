@@ -97,15 +97,25 @@ export async function attemptFailed(db: Db, keys: ThrottleKeys, now: string): Pr
 }
 
 /**
- * A counted attempt succeeded: the name's failures are forgotten, and the address's count gives
- * the attempt back (only failures count against an address).
+ * A counted attempt succeeded: it is given back (only failures count). Once the user is signed in
+ * (`signedIn`), the name's failures are forgotten too; a right password that leads to the
+ * two-factor step forgets nothing, or entering it again would reset the count of wrong codes.
  */
-export async function attemptSucceeded(db: Db, keys: ThrottleKeys, now: string): Promise<void> {
+export async function attemptSucceeded(
+  db: Db,
+  keys: ThrottleKeys,
+  now: string,
+  signedIn: boolean,
+): Promise<void> {
   await inTransaction(db, async (trx) => {
-    const address = `addr:${keys.address}`
-    const [row] = await repo.lockThrottles(trx, [address], now)
-    if (row !== undefined && row.failures > 0)
-      await repo.saveThrottle(trx, { ...row, failures: row.failures - 1 })
-    await repo.clearThrottle(trx, `user:${keys.username.toLowerCase()}`)
+    const user = `user:${keys.username.toLowerCase()}`
+    for (const row of await repo.lockThrottles(
+      trx,
+      keysOf(keys).map((k) => k.key),
+      now,
+    )) {
+      if (row.key === user && signedIn) await repo.clearThrottle(trx, user)
+      else if (row.failures > 0) await repo.saveThrottle(trx, { ...row, failures: row.failures - 1 })
+    }
   })
 }

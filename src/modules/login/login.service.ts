@@ -55,7 +55,6 @@ export async function checkPassword(
     const until = await attemptFailed(db, keys, nowTimestamp(clock))
     return until === undefined ? { kind: 'refused' } : { kind: 'locked', until }
   }
-  await attemptSucceeded(db, keys, nowTimestamp(clock))
   const trusted =
     input.deviceSecret !== undefined &&
     (await useTrustedDevice(db, deps.box, clock, {
@@ -63,7 +62,9 @@ export async function checkPassword(
       secret: input.deviceSecret,
       remoteAddr: input.address,
     }))
-  if (user.two_factor_auth && !trusted) return { kind: 'two_factor', user }
+  const signedIn = !user.two_factor_auth || trusted
+  await attemptSucceeded(db, keys, nowTimestamp(clock), signedIn)
+  if (!signedIn) return { kind: 'two_factor', user }
   await recordLogin(db, clock, { user, ip: input.address, status: 'successful' })
   return { kind: 'signed_in', user }
 }
@@ -87,7 +88,7 @@ export async function checkTwoFactorCode(
     const until = await attemptFailed(db, keys, nowTimestamp(clock))
     return until === undefined ? { kind: 'refused' } : { kind: 'locked', until }
   }
-  await attemptSucceeded(db, keys, nowTimestamp(clock))
+  await attemptSucceeded(db, keys, nowTimestamp(clock), true)
   await recordLogin(db, clock, { user, ip: input.address, status: 'successful' })
   if (!input.trust) return { kind: 'signed_in', deviceSecret: undefined }
   const { secret } = await trustDevice(db, box, clock, {

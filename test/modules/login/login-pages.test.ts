@@ -226,6 +226,24 @@ describe('login pages', () => {
     assert.equal(replay.status, 401)
   })
 
+  it('counts wrong codes against the name even when the password is entered again in between', async () => {
+    const { owner, url } = await setup({ twoFactor: true })
+    const statuses: number[] = []
+    for (let round = 0; round < 3; round++) {
+      const browser = new FakeBrowser(api, `198.51.100.${round + 10}`)
+      await browser.get(url)
+      const login = await browser.submit('/login', { username: owner.user.username, password: PASSWORD })
+      statuses.push(login.status)
+      if (login.status !== 303) break
+      await browser.get(String(login.headers.location))
+      for (let i = 0; i < 3; i++)
+        statuses.push((await browser.submit('/login/two-factor', { code: '000000' })).status)
+    }
+    // Five wrong codes in the window lock the name out: the fifth is answered with the lockout,
+    // and so is the password after it.
+    assert.deepEqual(statuses, [303, 401, 401, 401, 303, 401, 429, 429, 429])
+  })
+
   it('accepts the scratch code once', async () => {
     const { owner, tfa, url } = await setup({ twoFactor: true })
     assert.ok(tfa)
