@@ -81,6 +81,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // cheap request); the access log and error lines carry reqId themselves.
     childLoggerFactory: (logger) => logger,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    // A closing server refuses in the API's envelope (plugins/readiness.ts), not Fastify's.
+    return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
     rewriteUrl: routedUrl,
     frameworkErrors,
