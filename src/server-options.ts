@@ -1,6 +1,6 @@
 import type { Server } from 'node:http'
 import type { FastifyHttpOptions } from 'fastify'
-import { expectationFailed } from './plugins/errors.ts'
+import { connectRefused, expectationFailed } from './plugins/errors.ts'
 
 /**
  * What one HTTP connection may hold of the server, and for how long: without bounds, idle or
@@ -53,4 +53,5 @@ export function applyServerLimits(server: Server, limits: Partial<HttpLimits> = 
   server.maxConnections = limits.maxConnections ?? DEFAULT_HTTP_LIMITS.maxConnections
   // An `Expect` other than 100-continue: Node's own 417 has an empty body.
   server.on('checkExpectation', expectationFailed)
+  server.on('connect', connectRefused)
 }

@@ -77,6 +77,14 @@ describe('what one HTTP connection may hold of the server', () => {
     assert.deepEqual(answer.body, { errors: [{ reason: 'Only "Expect: 100-continue" is supported' }] })
   })
 
+  it('a CONNECT gets 405 in the envelope instead of a dropped connection', async () => {
+    const { socket, closed } = await rawConnection(port)
+    socket.write('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n')
+    const answer = parseAnswer(await closed)
+    assert.equal(answer.status, 405)
+    assert.deepEqual(answer.body, { errors: [{ reason: 'Method not allowed' }] })
+  })
+
   it('a header that stalls gets 408 in the envelope, and the connection is closed', async () => {
     const { socket, closed } = await rawConnection(port)
     socket.write('GET /v4/regions HTTP/1.1\r\nHost: x\r\n')

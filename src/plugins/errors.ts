@@ -154,8 +154,17 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
  * they are answered on the socket, still in the envelope.
  */
 export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket): void {
-  if (!socket.writable) return
   const [status, reason] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'Malformed HTTP request']
+  refuseOnSocket(socket, status, reason)
+}
+
+/** A CONNECT (no route takes one; Node hands it to no handler and would drop the connection). */
+export function connectRefused(_request: IncomingMessage, socket: Socket): void {
+  refuseOnSocket(socket, 405, 'Method not allowed')
+}
+
+function refuseOnSocket(socket: Socket, status: number, reason: string): void {
+  if (!socket.writable) return
   const body = JSON.stringify({ errors: [{ reason }] })
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
