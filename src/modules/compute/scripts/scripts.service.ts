@@ -3,6 +3,8 @@ import { ApiError, badRequest, ErrorCollector, forbidden, notFound } from '../..
 import { type ListQuery, mapPage } from '../../../common/pagination.ts'
 import type { PageResult } from '../../../common/schemas.ts'
 import { nowTimestamp } from '../../../common/time.ts'
+import type { Actor } from '../../auth/actor.ts'
+import { hasScope } from '../../auth/scopes.ts'
 import { recordEvents } from '../../events/events.service.ts'
 import { assertEntityGrant, assertGlobalGrant, grantToCreator } from '../../grants/authorize.ts'
 import type { Permission } from '../../grants/grant-types.ts'
@@ -73,11 +75,19 @@ export async function accessScript(
   return row
 }
 
-const callerAccount = (ctx: PublicContext) => ctx.actor?.accountId ?? null
+/**
+ * The caller, when its token may read the account's scripts. The reads are public, so the route
+ * lets any token through; one without `stackscripts:read_only` sees what no token sees (as for
+ * images, docs/decisions.md#images-without-a-token): a script's source may hold secrets.
+ */
+const scriptReader = (ctx: PublicContext): Actor | undefined =>
+  ctx.actor != null && hasScope(ctx.actor.scopes, 'stackscripts:read_only') ? ctx.actor : undefined
+
+const callerAccount = (ctx: PublicContext) => scriptReader(ctx)?.accountId ?? null
 
 /** Public scripts, and with a token the account's own (a restricted user's granted ones). */
 export async function listScripts(ctx: PublicContext, query: ListQuery): Promise<PageResult<Script>> {
-  const user = ctx.actor?.user
+  const user = scriptReader(ctx)?.user
   const accountId = callerAccount(ctx)
   const scope = { accountId, restrictedUserId: user?.restricted ? user.id : null }
   const rows = await repo.listScripts(ctx.db, scope, query.page, query.filter)
@@ -85,8 +95,8 @@ export async function listScripts(ctx: PublicContext, query: ListQuery): Promise
 }
 
 export async function getScript(ctx: PublicContext, ids: ScriptIds): Promise<Script> {
-  if (ctx.actor)
-    return toScript(await accessScript({ ...ctx, actor: ctx.actor }, ids, 'read_only'), ctx.actor.accountId)
+  const actor = scriptReader(ctx)
+  if (actor) return toScript(await accessScript({ ...ctx, actor }, ids, 'read_only'), actor.accountId)
   const row = await repo.findVisibleScript(ctx.db, null, ids.scriptId)
   if (row === undefined) throw notFound()
   return toScript(row, null)

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { useTestApp } from '../../../helpers/app.ts'
-import { createAccount, createUser } from '../../../helpers/factories.ts'
+import { bearer, createAccount, createToken, createUser } from '../../../helpers/factories.ts'
 import { securitySuite } from '../../../helpers/security-suite.ts'
 import { createScript, SCRIPTS } from './script-fixtures.ts'
 
@@ -69,5 +69,27 @@ describe('script routes: security', () => {
     const res = await api.request({ method: 'GET', url, headers: member.headers })
     assert.equal(res.status, 403)
     assert.deepEqual(res.body, { errors: [{ reason: 'Unauthorized' }] })
+  })
+
+  it('a token without a stackscripts scope reads what no token does: public scripts only', async () => {
+    const owner = await createAccount(api)
+    const mine = await createScript(api, owner, { label: 'private-with-secrets' })
+    const narrow = bearer(await createToken(api, owner.user.id, { scopes: 'vpc:read_write' }))
+    assert.equal(
+      (await api.request({ method: 'GET', url: `${SCRIPTS}/${mine.id}`, headers: narrow })).status,
+      404,
+    )
+    const listed = await api.request({
+      method: 'GET',
+      url: SCRIPTS,
+      headers: { ...narrow, 'x-filter': JSON.stringify({ mine: true }) },
+    })
+    assert.equal(listed.status, 200)
+    assert.equal(listed.body.results, 0)
+    const reader = bearer(await createToken(api, owner.user.id, { scopes: 'stackscripts:read_only' }))
+    assert.equal(
+      (await api.request({ method: 'GET', url: `${SCRIPTS}/${mine.id}`, headers: reader })).status,
+      200,
+    )
   })
 })
