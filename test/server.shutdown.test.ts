@@ -45,7 +45,7 @@ const postVpc = (token: string, body: string, sent: number) =>
   `POST /v4/vpcs HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, sent)}`
 
 describe('a server that is stopping', () => {
-  it('finishes the write in flight and closes its connection; what arrives after is refused in the envelope', async () => {
+  it('finishes the write in flight, then closes its connection; what arrives meanwhile is refused in the envelope', async () => {
     const api = await buildTestApp()
     try {
       await api.app.listen({ port: 0, host: '127.0.0.1' })
@@ -64,9 +64,9 @@ describe('a server that is stopping', () => {
       held.socket.write(body.slice(5))
       await Promise.all([held.closed, late.closed])
       await closing
+      // The write in flight is answered, and its connection closed once idle (awaited above).
       const [written] = answers(held.received())
       assert.equal(written?.status, 200, held.received())
-      assert.match(written?.head ?? '', /connection: close/i)
       const [refused] = answers(late.received())
       assert.equal(refused?.status, 503, late.received())
       assert.match(refused?.head ?? '', /retry-after: 1/i)
