@@ -1,5 +1,5 @@
-import { sql } from 'kysely'
-import { type PageRequest, paginateQuery } from '../../common/pagination.ts'
+import type { ListQuery } from '../../common/pagination.ts'
+import type { FilterSpec } from '../../common/x-filter.ts'
 import type { Db } from '../../db/connect.ts'
 import { forUpdate } from '../../db/dialects/dialect.ts'
 import {
@@ -8,7 +8,7 @@ import {
   findRow,
   findValue,
   insertRow,
-  rowsOf,
+  pageOfRows,
   updateRow,
   updateRows,
 } from '../../db/rows.ts'
@@ -22,13 +22,14 @@ export const findAccountUser = (db: Db, accountId: number, username: string) =>
 export const findUserById = (db: Db, id: number) => findRow(db, 'users', { id })
 
 /** The account's users in id order (the list takes no X-Filter). */
-export const listAccountUsers = (db: Db, accountId: number, page: PageRequest) =>
-  paginateQuery(
-    db,
-    rowsOf(db, 'users', { account_id: accountId }),
-    [{ expression: sql.ref('id'), direction: 'asc' }],
-    page,
-  )
+/**
+ * No field of a user is filterable (docs/service-facts.md#filterable-fields); the header is still
+ * checked, so a filter on anything is refused.
+ */
+export const USER_FILTERS: FilterSpec = {}
+
+export const listAccountUsers = (db: Db, accountId: number, list: ListQuery) =>
+  pageOfRows(db, 'users', { account_id: accountId }, { spec: USER_FILTERS, unique: 'id' }, list)
 
 export const insertUser = (db: Db, user: NewUserRow) => insertRow(db, 'users', user)
 

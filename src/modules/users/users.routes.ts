@@ -1,7 +1,5 @@
-import { parsePageQuery } from '../../common/pagination.ts'
 import { categoryAuth } from '../../common/route-schemas.ts'
 import { routeModule } from '../../common/route-table.ts'
-import { PageQuerySchema } from '../../common/schemas.ts'
 import { contextOf } from '../../plugins/request-context.ts'
 import {
   CreateUserBodySchema,
@@ -16,14 +14,12 @@ const { read, write } = categoryAuth('account')
 
 /** The account's users (unrestricted users only), so restricted users can be set up through the API. */
 export const usersRoutes = routeModule({ tags: ['Account users'], context: contextOf }, (api) => {
-  // Paged but not filterable: no X-Filter header.
-  api.get('/account/users', {
+  api.getList('/account/users', {
     auth: read,
     operationId: 'getUsers',
     summary: "List the account's users",
-    querystring: PageQuerySchema,
     response: UserPageSchema,
-    handler: (ctx, request) => users.listUsers(ctx, { page: parsePageQuery(request.query) }),
+    handler: (ctx, request) => users.listUsers(ctx, request.list),
   })
 
   api.get('/account/users/:username', {

@@ -1,6 +1,6 @@
 import { inContextTransaction, type RequestContext } from '../../common/context.ts'
 import { badRequest, forbidden, invalidToken, notFound } from '../../common/errors.ts'
-import type { PageRequest } from '../../common/pagination.ts'
+import type { ListQuery } from '../../common/pagination.ts'
 import { randomBytes } from '../../common/random.ts'
 import type { PageResult } from '../../common/schemas.ts'
 import { type Clock, nowTimestamp } from '../../common/time.ts'
@@ -68,12 +68,9 @@ export async function accessUser(ctx: RequestContext, { username }: { username: 
   return row
 }
 
-export async function listUsers(
-  ctx: RequestContext,
-  query: { page: PageRequest },
-): Promise<PageResult<User>> {
+export async function listUsers(ctx: RequestContext, query: ListQuery): Promise<PageResult<User>> {
   assertUnrestricted(ctx.actor)
-  const rows = await repo.listAccountUsers(ctx.db, ctx.actor.accountId, query.page)
+  const rows = await repo.listAccountUsers(ctx.db, ctx.actor.accountId, query)
   return { ...rows, data: await toUsers(ctx.db, rows.data) }
 }
 

@@ -89,6 +89,23 @@ describe('account users', () => {
     assert.equal(events.body.data[2].username, owner.user.username)
   })
 
+  it('refuses X-Filter fields (none is filterable) and a malformed filter, like every list', async () => {
+    const owner = await createAccount(api)
+    const list = (filter: string) =>
+      api.request({
+        method: 'GET',
+        url: '/v4/account/users',
+        headers: { ...owner.headers, 'x-filter': filter },
+      })
+    const named = await list(JSON.stringify({ username: owner.user.username }))
+    assert.equal(named.status, 400)
+    assert.deepEqual(named.body, { errors: [{ reason: 'Cannot filter on username', field: 'X-Filter' }] })
+    assert.equal((await list('{not json')).status, 400)
+    const all = await list('{}')
+    assert.equal(all.status, 200)
+    assert.equal(all.body.results, 1)
+  })
+
   it("deleting a user revokes that user's tokens at once", async () => {
     const owner = await createAccount(api)
     const member = await createUser(api, owner, { restricted: false })
