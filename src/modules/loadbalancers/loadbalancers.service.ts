@@ -3,6 +3,7 @@ import { badRequest, ErrorCollector } from '../../common/errors.ts'
 import { type ListQuery, mapPage } from '../../common/pagination.ts'
 import type { PageResult } from '../../common/schemas.ts'
 import { nowTimestamp } from '../../common/time.ts'
+import type { Db } from '../../db/connect.ts'
 import { isUniqueViolation } from '../../db/dialects/dialect.ts'
 import { allocatePublicAddresses, releasePublicAddresses } from '../compute/instances/instances.service.ts'
 import { recordEvents } from '../events/events.service.ts'
@@ -22,6 +23,17 @@ export interface LoadBalancerIds {
 }
 
 const labelTaken = () => badRequest('Label must be unique among your load balancers', 'label')
+
+/**
+ * `balancer<id>`, or when a client already gave that label to another of the account's load
+ * balancers, `balancer<id>-2` and so on: the client sent no label, so none of its own can clash.
+ */
+async function defaultLabel(db: Db, accountId: number, id: number): Promise<string> {
+  for (let n = 1; ; n++) {
+    const label = n === 1 ? `balancer${id}` : `balancer${id}-${n}`
+    if ((await repo.findLoadBalancerByLabel(db, accountId, label)) === undefined) return label
+  }
+}
 
 /** A write the label's unique index guards: a label taken in between the check and the write is refused the same way. */
 async function uniqueLabel<T>(write: () => Promise<T>): Promise<T> {
@@ -114,7 +126,8 @@ export async function createLoadBalancer(
     }
     let row = await uniqueLabel(() => repo.insertLoadBalancer(db, values))
     if (input.label === undefined) {
-      row = await uniqueLabel(() => repo.updateLoadBalancer(db, row.id, { label: `balancer${row.id}` }))
+      const label = await defaultLabel(db, actor.accountId, row.id)
+      row = await uniqueLabel(() => repo.updateLoadBalancer(db, row.id, { label }))
     }
     await grantToCreator(db, actor, 'loadbalancer', row.id)
     await recordEvents(db, [loadBalancerEvent(actor, 'nodebalancer_create', row, now)])

@@ -39,6 +39,18 @@ describe('load balancers', () => {
     assert.deepEqual(read.body, lb)
   })
 
+  it('a default label a client already took is not refused: the next free one is given', async () => {
+    const owner = await createAccount(api)
+    const first = await createLoadBalancer(api, owner)
+    // The next two ids: a labelled one takes the default label of the one after it.
+    const taken = `balancer${first.id + 2}`
+    const labelled = await createLoadBalancer(api, owner, { label: taken })
+    assert.equal(labelled.id, first.id + 1)
+    const next = await createLoadBalancer(api, owner)
+    assert.equal(next.id, first.id + 2)
+    assert.equal(next.label, `${taken}-2`)
+  })
+
   it('gives each load balancer its own address in the region', async () => {
     const owner = await createAccount(api)
     const a = await createLoadBalancer(api, owner)
