@@ -2,16 +2,7 @@ import type { ExpressionBuilder } from 'kysely'
 import type { Db } from '../../db/connect.ts'
 import type { Database } from '../../db/database.ts'
 import { forUpdate } from '../../db/dialects/dialect.ts'
-import {
-  deleteRows,
-  findRow,
-  findValue,
-  insertRows,
-  rowsIn,
-  rowsOf,
-  takeRow,
-  upsertRow,
-} from '../../db/rows.ts'
+import { deleteRows, findRow, findValue, insertRows, rowsOf, takeRow, upsertRow } from '../../db/rows.ts'
 import type { LoginSessionRow, LoginThrottleRow, OAuthCodeRow, OAuthRefreshTokenRow } from './login.tables.ts'
 
 export const findPasswordHash = (db: Db, userId: number) =>
@@ -21,8 +12,6 @@ export const savePasswordHash = (db: Db, userId: number, hash: string, at: strin
   upsertRow(db, 'user_passwords', { user_id: userId, password_hash: hash, updated: at }, ['user_id'])
 
 // Throttles ------------------------------------------------------------------------------------
-
-export const findThrottles = (db: Db, keys: string[]) => rowsIn(db, 'login_throttles', 'key', keys)
 
 /**
  * The throttles of these keys, created where missing (no failures, a window from `now`), held until
