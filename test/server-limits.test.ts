@@ -1,27 +1,13 @@
 import assert from 'node:assert/strict'
-import { once } from 'node:events'
-import { connect, type Socket } from 'node:net'
 import { PassThrough } from 'node:stream'
 import { before, describe, it } from 'node:test'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { MemoryBlobStore } from '../src/blobs/memory-blob-store.ts'
 import { buildTestApp, type TestApp, useTestApp } from './helpers/app.ts'
 import { createAccount } from './helpers/factories.ts'
+import { rawConnection } from './helpers/raw-connection.ts'
 import { waitFor } from './helpers/wait-for.ts'
 import { gz, putData, rawImage, startUpload, uploadState } from './modules/images/image-helpers.ts'
-
-/** Opens a raw connection to the app, collecting what the server sends until it closes. */
-async function rawConnection(port: number): Promise<{ socket: Socket; closed: Promise<string> }> {
-  const socket = connect(port, '127.0.0.1')
-  await once(socket, 'connect')
-  let received = ''
-  socket.on('data', (chunk) => {
-    received += chunk
-  })
-  socket.on('error', () => {})
-  const closed = once(socket, 'close').then(() => received)
-  return { socket, closed }
-}
 
 /**
  * Opens a PUT of `data` to an upload URL on a raw connection and sends its first ten bytes only;

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { once } from 'node:events'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { connect, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, it } from 'node:test'
@@ -10,21 +9,8 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { buildTestApp } from './helpers/app.ts'
 import { createAccount } from './helpers/factories.ts'
 import { processDatabase, startServerProcess } from './helpers/processes.ts'
+import { rawConnection } from './helpers/raw-connection.ts'
 import { waitFor } from './helpers/wait-for.ts'
-
-/** A raw connection and everything it receives until it closes. */
-async function rawConnection(
-  port: number,
-): Promise<{ socket: Socket; received: () => string; closed: Promise<void> }> {
-  const socket = connect(port, '127.0.0.1')
-  await once(socket, 'connect')
-  let received = ''
-  socket.on('data', (chunk) => {
-    received += chunk
-  })
-  socket.on('error', () => {})
-  return { socket, received: () => received, closed: once(socket, 'close').then(() => undefined) }
-}
 
 /** Each answer of a raw stream: status, head and body. */
 function answers(text: string): { status: number; head: string; body: string }[] {

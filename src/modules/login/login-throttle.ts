@@ -24,6 +24,16 @@ const keysOf = (keys: ThrottleKeys) => [
   { key: `addr:${keys.address}`, limit: ADDRESS_FAILURE_LIMIT },
 ]
 
+/** The throttles of the name and the address, held until the transaction ends, by key. */
+async function heldThrottles(db: Db, limits: ReturnType<typeof keysOf>, now: string) {
+  const rows = await repo.lockThrottles(
+    db,
+    limits.map((k) => k.key),
+    now,
+  )
+  return new Map(rows.map((row) => [row.key, row]))
+}
+
 /**
  * Counts an attempt before its password or code is checked, so that a burst of guesses sent at
  * once is held to the limit as guesses sent one by one are: past the limit in the window, the
@@ -33,15 +43,7 @@ const keysOf = (keys: ThrottleKeys) => [
 export async function beginAttempt(db: Db, keys: ThrottleKeys, now: string): Promise<string | undefined> {
   return inTransaction(db, async (trx) => {
     const limits = keysOf(keys)
-    const rows = new Map(
-      (
-        await repo.lockThrottles(
-          trx,
-          limits.map((k) => k.key),
-          now,
-        )
-      ).map((r) => [r.key, r]),
-    )
+    const rows = await heldThrottles(trx, limits, now)
     const inForce = [...rows.values()]
       .map((r) => r.locked_until)
       .filter((t): t is string => t !== null && t > now)
@@ -73,15 +75,7 @@ export async function beginAttempt(db: Db, keys: ThrottleKeys, now: string): Pro
 export async function attemptFailed(db: Db, keys: ThrottleKeys, now: string): Promise<string | undefined> {
   return inTransaction(db, async (trx) => {
     const limits = keysOf(keys)
-    const rows = new Map(
-      (
-        await repo.lockThrottles(
-          trx,
-          limits.map((k) => k.key),
-          now,
-        )
-      ).map((r) => [r.key, r]),
-    )
+    const rows = await heldThrottles(trx, limits, now)
     let locked: string | undefined
     for (const { key, limit } of limits) {
       const row = rows.get(key) as LoginThrottleRow
@@ -109,11 +103,7 @@ export async function attemptSucceeded(
 ): Promise<void> {
   await inTransaction(db, async (trx) => {
     const user = `user:${keys.username.toLowerCase()}`
-    for (const row of await repo.lockThrottles(
-      trx,
-      keysOf(keys).map((k) => k.key),
-      now,
-    )) {
+    for (const row of (await heldThrottles(trx, keysOf(keys), now)).values()) {
       if (row.key === user && signedIn) await repo.clearThrottle(trx, user)
       else if (row.failures > 0) await repo.saveThrottle(trx, { ...row, failures: row.failures - 1 })
     }

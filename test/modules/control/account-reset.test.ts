@@ -1,27 +1,10 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { issueToken } from '../../../src/modules/auth/issue-token.ts'
 import { ensureBaseline } from '../../../src/modules/control/state.service.ts'
-import { createAccountWithOwner } from '../../../src/modules/users/users.service.ts'
-import { bootstrapHeaders, bootstrapOwner, type ControlApp, useControlApp } from './control-app.ts'
+import { bootstrapHeaders, bootstrapOwner, newAccount, useControlApp } from './control-app.ts'
 
 const TOKEN_A = 'a1'.repeat(32)
 const TOKEN_B = 'b2'.repeat(32)
-
-async function newAccount(api: ControlApp, username: string) {
-  const { user } = await createAccountWithOwner(api.db, api.clock, {
-    username,
-    email: `${username}@example.com`,
-  })
-  const { secret } = await issueToken(api.db, {
-    userId: user.id,
-    label: 't',
-    scopes: '*',
-    created: '2026-01-01T00:00:00',
-    expiry: null,
-  })
-  return { headers: { authorization: `Bearer ${secret}` }, user }
-}
 
 /** A reset of one account returns it, and only it, to where it started. */
 describe('a reset of one account', () => {

@@ -4,8 +4,10 @@ import type { BlobStore } from '../../../src/blobs/blob-store.ts'
 import { MemoryBlobStore } from '../../../src/blobs/memory-blob-store.ts'
 import { AdjustableClock } from '../../../src/common/time.ts'
 import type { Db } from '../../../src/db/connect.ts'
+import { issueToken } from '../../../src/modules/auth/issue-token.ts'
 import { ensureAdminKey } from '../../../src/modules/control/admin-key.ts'
 import { ensureBaseline } from '../../../src/modules/control/state.service.ts'
+import { createAccountWithOwner } from '../../../src/modules/users/users.service.ts'
 import { prepareDatabase } from '../../../src/setup.ts'
 import { type TestAppOptions, type TestResponse, useSuiteFixture } from '../../helpers/app.ts'
 import { createTestDatabase, type TestDialect } from '../../helpers/dialects.ts'
@@ -84,4 +86,20 @@ export async function bootstrapOwner(api: ControlApp): Promise<{ username: strin
     .where('username', '=', username)
     .executeTakeFirstOrThrow()
   return { username, accountId: account_id }
+}
+
+/** A new account made as `cloudplane account create` makes one, with a token of its owner's. */
+export async function newAccount(api: ControlApp, username: string) {
+  const { user } = await createAccountWithOwner(api.db, api.clock, {
+    username,
+    email: `${username}@example.com`,
+  })
+  const { secret } = await issueToken(api.db, {
+    userId: user.id,
+    label: 't',
+    scopes: '*',
+    created: '2026-01-01T00:00:00',
+    expiry: null,
+  })
+  return { headers: { authorization: `Bearer ${secret}` }, user }
 }

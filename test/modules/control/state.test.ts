@@ -2,31 +2,15 @@ import assert from 'node:assert/strict'
 import { Readable } from 'node:stream'
 import { buffer } from 'node:stream/consumers'
 import { after, before, describe, it } from 'node:test'
-import { issueToken } from '../../../src/modules/auth/issue-token.ts'
 import { encodeState } from '../../../src/modules/control/state-encoding.ts'
-import { createAccountWithOwner } from '../../../src/modules/users/users.service.ts'
 import {
   adminHeaders,
   bootstrapHeaders,
   buildControlApp,
   type ControlApp,
+  newAccount,
   useControlApp,
 } from './control-app.ts'
-
-async function newAccount(api: ControlApp, username: string) {
-  const { user } = await createAccountWithOwner(api.db, api.clock, {
-    username,
-    email: `${username}@example.com`,
-  })
-  const { secret } = await issueToken(api.db, {
-    userId: user.id,
-    label: 't',
-    scopes: '*',
-    created: '2026-01-01T00:00:00',
-    expiry: null,
-  })
-  return { headers: { authorization: `Bearer ${secret}` }, user }
-}
 
 async function createVpc(api: ControlApp, headers: Record<string, string>, label: string) {
   const res = await api.request({

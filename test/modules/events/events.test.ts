@@ -7,6 +7,18 @@ import { createAccount, createUser, grantEntity, type TestUser } from '../../hel
 import { securitySuite } from '../../helpers/security-suite.ts'
 import { EVENT_KEYS } from '../../helpers/wire-keys.ts'
 
+/** An event of `user`'s own profile, on no granted entity. */
+function profileEvent(owner: TestUser, user: TestUser, created: string): NewEvent {
+  return {
+    accountId: owner.accountId,
+    user: { id: user.user.id, username: user.user.username },
+    action: 'profile_update',
+    entity: { type: 'profile', id: null, label: user.user.username, url: '/v4/profile' },
+    grant: null,
+    created,
+  }
+}
+
 function vpcEvent(owner: TestUser, action: string, vpcId: number, created: string): NewEvent {
   return {
     accountId: owner.accountId,
@@ -239,22 +251,8 @@ describe('account events', () => {
     await recordEvents(api.db, [
       vpcEvent(owner, 'vpc_create', 1, now),
       vpcEvent(owner, 'vpc_create', 2, now),
-      {
-        accountId: owner.accountId,
-        user: { id: member.user.id, username: member.user.username },
-        action: 'profile_update',
-        entity: { type: 'profile', id: null, label: member.user.username, url: '/v4/profile' },
-        grant: null,
-        created: now,
-      },
-      {
-        accountId: owner.accountId,
-        user: { id: owner.user.id, username: owner.user.username },
-        action: 'profile_update',
-        entity: { type: 'profile', id: null, label: owner.user.username, url: '/v4/profile' },
-        grant: null,
-        created: now,
-      },
+      profileEvent(owner, member, now),
+      profileEvent(owner, owner, now),
     ])
     await grantEntity(api, member, 'vpc', 2, 'read_only')
     const res = await list(member)
@@ -276,14 +274,7 @@ describe('account events', () => {
     const [onlyRead, writable, own] = await recordEvents(api.db, [
       vpcEvent(owner, 'vpc_create', 1, now),
       vpcEvent(owner, 'vpc_create', 2, now),
-      {
-        accountId: owner.accountId,
-        user: { id: member.user.id, username: member.user.username },
-        action: 'profile_update',
-        entity: { type: 'profile', id: null, label: member.user.username, url: '/v4/profile' },
-        grant: null,
-        created: now,
-      },
+      profileEvent(owner, member, now),
     ])
     await grantEntity(api, member, 'vpc', 1, 'read_only')
     await grantEntity(api, member, 'vpc', 2, 'read_write')
