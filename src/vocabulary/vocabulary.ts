@@ -90,6 +90,33 @@ const REAL = {
 
 const IDENTITY_KEYS: KeyMap = { rename: {} }
 
+// Schemas of the fields only the real naming sends (docs/decisions.md, "Fields of later versions").
+const NULLABLE_STRING = { anyOf: [{ type: 'string' }, { type: 'null' }] }
+const NULLABLE_BOOLEAN = { anyOf: [{ type: 'boolean' }, { type: 'null' }] }
+const NULLABLE_INTEGER = { anyOf: [{ type: 'integer' }, { type: 'null' }] }
+const SUBNET_BALANCERS = {
+  type: 'array',
+  items: {
+    type: 'object',
+    properties: { id: { type: 'integer' }, ipv4_range: { type: 'string' } },
+    required: ['id', 'ipv4_range'],
+  },
+}
+const SLAAC_ADDRESSES = {
+  type: 'array',
+  items: { type: 'object', properties: { slaac_address: { type: 'string' } }, required: ['slaac_address'] },
+}
+/** A region's placement-group limits as the real service states them for its core regions. */
+const PLACEMENT_GROUP_LIMITS = { maximum_pgs_per_customer: 10, maximum_linodes_per_pg: 5 }
+const PLACEMENT_GROUP_LIMITS_SCHEMA = {
+  type: 'object',
+  properties: {
+    maximum_pgs_per_customer: NULLABLE_INTEGER,
+    maximum_linodes_per_pg: { type: 'integer' },
+  },
+  required: ['maximum_pgs_per_customer', 'maximum_linodes_per_pg'],
+}
+
 export const DOCUMENT_VOCABULARY: Vocabulary = {
   naming: 'document',
   identity: true,
@@ -184,10 +211,14 @@ function realVocabulary(): Vocabulary {
         'volume',
         'firewall',
         'database',
+        'lkecluster',
         'vpc',
         'global',
       ],
-      extra: [{ key: 'firewall', value: [], schemaLike: 'volume' }],
+      extra: [
+        { key: 'firewall', value: [], schemaLike: 'volume' },
+        { key: 'lkecluster', value: [], schemaLike: 'volume' },
+      ],
     },
     globalGrants: {
       rename: Object.fromEntries(REAL.globalGrants),
@@ -205,12 +236,44 @@ function realVocabulary(): Vocabulary {
         'account_access',
         'cancel_account',
       ],
+      // No Kubernetes and no parent or child accounts here: nothing to grant.
+      extra: [
+        { key: 'add_kubernetes', value: false, schemaLike: 'add_domains' },
+        { key: 'add_lkes', value: false, schemaLike: 'add_domains' },
+        { key: 'child_account_access', value: null, schema: NULLABLE_BOOLEAN },
+      ],
     },
     profile: {
       rename: Object.fromEntries(REAL.profile),
       extra: [{ key: 'user_type', value: 'default', schema: { type: 'string' } }],
     },
     user: { rename: {}, extra: [{ key: 'user_type', value: 'default', schema: { type: 'string' } }] },
+    // No load balancer joins a subnet here.
+    subnet: {
+      rename: {},
+      order: ['id', 'label', 'ipv4', 'linodes', 'nodebalancers', 'created', 'updated'],
+      extra: [{ key: 'nodebalancers', value: [], schema: SUBNET_BALANCERS }],
+    },
+    // Every record is an instance's IPv4 address or range: no IPv6 and no load balancer.
+    vpcIp: {
+      rename: {},
+      extra: [
+        { key: 'ipv6_range', value: null, schema: NULLABLE_STRING },
+        { key: 'ipv6_is_public', value: null, schema: NULLABLE_BOOLEAN },
+        { key: 'ipv6_addresses', value: [], schema: SLAAC_ADDRESSES },
+        { key: 'nodebalancer_id', value: null, schema: NULLABLE_INTEGER },
+      ],
+    },
+    region: {
+      rename: {},
+      extra: [
+        {
+          key: 'placement_group_limits',
+          value: PLACEMENT_GROUP_LIMITS,
+          schema: PLACEMENT_GROUP_LIMITS_SCHEMA,
+        },
+      ],
+    },
   }
 
   const reasonWords = new RegExp(

@@ -7,7 +7,7 @@ import { apiErrors, clientFunction as call, connectClient, useToken } from './cl
 
 const ROOT_PASS = 'correct-Horse-battery-9'
 
-/** The real service's top-level grant keys, in its order. */
+/** The real service's top-level grant keys, in its order (`lkecluster`, a newer key, placed by us). */
 const REAL_GRANT_KEYS = [
   'linode',
   'nodebalancer',
@@ -18,6 +18,7 @@ const REAL_GRANT_KEYS = [
   'volume',
   'firewall',
   'database',
+  'lkecluster',
   'vpc',
   'global',
 ]
@@ -128,6 +129,9 @@ describe('compatibility: @linode/api-v4 in linode naming', () => {
     assert.deepEqual(Object.keys(grants), REAL_GRANT_KEYS)
     assert.deepEqual(grants.linode, [{ id: linode.id, label: 'granted', permissions: 'read_only' }])
     assert.deepEqual(grants.firewall, [])
+    assert.deepEqual(grants.lkecluster, [])
+    assert.equal(grants.global.add_lkes, false)
+    assert.equal(grants.global.child_account_access, null)
     assert.equal(grants.global.add_linodes, true)
     assert.equal(grants.global.add_longview, true)
     assert.equal(grants.global.longview_subscription, false)
@@ -147,6 +151,9 @@ describe('compatibility: @linode/api-v4 in linode naming', () => {
       'cancel_account',
       'add_databases',
       'add_vpcs',
+      'add_kubernetes',
+      'add_lkes',
+      'child_account_access',
     ])
     const user = await call('getUser')(username)
     assert.equal(user.user_type, 'default')
@@ -283,9 +290,11 @@ describe('the same flows in document naming, over HTTP', () => {
     assert.equal(put.status, 200, JSON.stringify(put.body))
     assert.equal(put.body.global.add_computes, true)
     assert.ok(put.body.compute && !('linode' in put.body) && !('firewall' in put.body))
+    assert.ok(!('lkecluster' in put.body) && !('add_lkes' in put.body.global))
 
     const regions = await request(api, 'GET', '/v4/regions')
     assert.ok(regions.body.data.some((r: { capabilities: string[] }) => r.capabilities.includes('Computes')))
+    assert.ok(!('placement_group_limits' in regions.body.data[0]))
 
     const profile = await request(api, 'PUT', '/v4/profile', { shell_auth_method: 'keys_only' })
     assert.equal(profile.body.shell_auth_method, 'keys_only')

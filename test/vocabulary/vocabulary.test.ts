@@ -129,9 +129,13 @@ describe('the OpenAPI document in linode naming', () => {
       'volume',
       'firewall',
       'database',
+      'lkecluster',
       'vpc',
       'global',
     ])
+    const subnet =
+      doc.paths['/vpcs/{vpcId}/subnets/{subnetId}'].get.responses['200'].content['application/json'].schema
+    assert.ok(subnet.required.includes('nodebalancers'))
     assert.ok(!JSON.stringify(doc).includes('x-term'))
     const docs = await api.request({ method: 'GET', url: '/docs/json' })
     assert.ok(Object.keys(docs.body.paths).includes('/linode/instances'))

@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox'
 import { idParams } from '../../../common/id-params.ts'
 import { Nullable, Page, TimestampSchema } from '../../../common/schemas.ts'
+import { termKeys } from '../../../vocabulary/terms.ts'
 
 const OCTET = '(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])'
 
@@ -32,14 +33,17 @@ export const SubnetComputeSchema = Type.Object({
   interfaces: Type.Array(SubnetInterfaceSchema),
 })
 
-export const SubnetSchema = Type.Object({
-  id: Type.Integer(),
-  label: Type.String(),
-  ipv4: Type.String(),
-  linodes: Type.Array(SubnetComputeSchema),
-  created: TimestampSchema,
-  updated: Nullable(TimestampSchema),
-})
+export const SubnetSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    label: Type.String(),
+    ipv4: Type.String(),
+    linodes: Type.Array(SubnetComputeSchema),
+    created: TimestampSchema,
+    updated: Nullable(TimestampSchema),
+  },
+  termKeys('subnet'),
+)
 export type Subnet = Static<typeof SubnetSchema>
 export type SubnetCompute = Static<typeof SubnetComputeSchema>
 
