@@ -1,7 +1,7 @@
 import { filterFields } from '../../../common/filter-columns.ts'
 import type { ListQuery } from '../../../common/pagination.ts'
 import type { Db } from '../../../db/connect.ts'
-import { deleteRows, findRow, insertRow, pageOfRows } from '../../../db/rows.ts'
+import { deleteRows, findRow, insertRow, pageOfRows, takeRow } from '../../../db/rows.ts'
 
 /** Apps filter (and order) on `label`, `created` and `expiry` (docs/service-facts.md#filterable-fields). */
 export const APP_FILTERS = filterFields(
@@ -45,8 +45,11 @@ export const insertApp = (db: Db, app: NewAuthorizedApp) =>
     expiry: app.expiry,
   })
 
-/** The app and every token issued to it (the foreign key cascades too; this does not rely on it). */
-export async function deleteApp(db: Db, id: number): Promise<void> {
+/**
+ * The app and every token issued to it (the foreign key cascades too; this does not rely on it).
+ * True when this call removed the app (a concurrent revoke may have first).
+ */
+export async function deleteApp(db: Db, id: number): Promise<boolean> {
   await deleteRows(db, 'tokens', { authorized_app_id: id })
-  await deleteRows(db, 'authorized_apps', { id })
+  return takeRow(db, 'authorized_apps', { id })
 }

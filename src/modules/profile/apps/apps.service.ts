@@ -1,5 +1,5 @@
 import { inContextTransaction, type RequestContext } from '../../../common/context.ts'
-import { foundOrNotFound } from '../../../common/errors.ts'
+import { foundOrNotFound, notFound } from '../../../common/errors.ts'
 import { type ListQuery, mapPage } from '../../../common/pagination.ts'
 import type { PageResult } from '../../../common/schemas.ts'
 import type { Db } from '../../../db/connect.ts'
@@ -41,7 +41,7 @@ export async function getApp(ctx: RequestContext, ids: { appId: number }): Promi
 export async function revokeApp(ctx: RequestContext, ids: { appId: number }): Promise<void> {
   await inContextTransaction(ctx, async (tx) => {
     const row = await accessApp(tx, ids)
-    await repo.deleteApp(tx.db, row.id)
+    if (!(await repo.deleteApp(tx.db, row.id))) throw notFound()
   })
 }
 

@@ -2,7 +2,7 @@ import { pageOfFilteredList } from '../../../common/filtered-list.ts'
 import type { ListQuery } from '../../../common/pagination.ts'
 import type { FilterSpec } from '../../../common/x-filter.ts'
 import type { Db } from '../../../db/connect.ts'
-import { deleteRows, insertRow, rowsOf, updateRows } from '../../../db/rows.ts'
+import { insertRow, rowsOf, takeRow, updateRows } from '../../../db/rows.ts'
 import type { TrustedDeviceRow } from './devices.table.ts'
 
 /**
@@ -30,4 +30,5 @@ export const insertDevice = (db: Db, device: Omit<TrustedDeviceRow, 'id'>) =>
 export const touchDevice = (db: Db, id: number, at: string, remoteAddr: string) =>
   updateRows(db, 'trusted_devices', { id }, { last_authenticated: at, last_remote_addr: remoteAddr })
 
-export const deleteDevice = (db: Db, id: number) => deleteRows(db, 'trusted_devices', { id })
+/** True when this call removed it (a concurrent revoke may have first). */
+export const deleteDevice = (db: Db, id: number) => takeRow(db, 'trusted_devices', { id })

@@ -1,5 +1,5 @@
 import { inContextTransaction, type RequestContext } from '../../../common/context.ts'
-import { foundOrNotFound } from '../../../common/errors.ts'
+import { foundOrNotFound, notFound } from '../../../common/errors.ts'
 import { type ListQuery, mapPage } from '../../../common/pagination.ts'
 import { randomBytes } from '../../../common/random.ts'
 import type { PageResult } from '../../../common/schemas.ts'
@@ -47,7 +47,7 @@ export async function getDevice(ctx: RequestContext, ids: { deviceId: number }):
 export async function revokeDevice(ctx: RequestContext, ids: { deviceId: number }): Promise<void> {
   await inContextTransaction(ctx, async (tx) => {
     const row = await accessDevice(tx, ids)
-    await repo.deleteDevice(tx.db, row.id)
+    if (!(await repo.deleteDevice(tx.db, row.id))) throw notFound()
   })
 }
 

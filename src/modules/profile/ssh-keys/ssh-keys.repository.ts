@@ -1,7 +1,7 @@
 import type { ListQuery } from '../../../common/pagination.ts'
 import type { FilterSpec } from '../../../common/x-filter.ts'
 import type { Db } from '../../../db/connect.ts'
-import { deleteRows, findRow, insertRow, pageOfRows, updateRow } from '../../../db/rows.ts'
+import { findRow, insertRow, pageOfRows, takeRow, updateRow } from '../../../db/rows.ts'
 
 /**
  * No field of an SSH key is filterable (docs/service-facts.md#filterable-fields); the header is
@@ -29,4 +29,5 @@ export const insertSshKey = (
 export const updateSshKeyLabel = (db: Db, id: number, label: string) =>
   updateRow(db, 'ssh_keys', { id }, { label })
 
-export const deleteSshKey = (db: Db, id: number) => deleteRows(db, 'ssh_keys', { id })
+/** True when this call removed it (a concurrent delete may have first). */
+export const deleteSshKey = (db: Db, id: number) => takeRow(db, 'ssh_keys', { id })

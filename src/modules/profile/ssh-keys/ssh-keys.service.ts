@@ -1,5 +1,5 @@
 import { inContextTransaction, type RequestContext } from '../../../common/context.ts'
-import { badRequest, foundOrNotFound } from '../../../common/errors.ts'
+import { badRequest, foundOrNotFound, notFound } from '../../../common/errors.ts'
 import { type ListQuery, mapPage } from '../../../common/pagination.ts'
 import type { PageResult } from '../../../common/schemas.ts'
 import { nowTimestamp } from '../../../common/time.ts'
@@ -77,7 +77,7 @@ export async function updateSshKey(
 export async function deleteSshKey(ctx: RequestContext, ids: { sshKeyId: number }): Promise<void> {
   await inContextTransaction(ctx, async (tx) => {
     const row = await accessSshKey(tx, ids)
-    await repo.deleteSshKey(tx.db, row.id)
+    if (!(await repo.deleteSshKey(tx.db, row.id))) throw notFound()
     await recordSshKeyEvent(tx, 'user_ssh_key_delete', row, nowTimestamp(tx.clock))
   })
 }

@@ -6,7 +6,7 @@ import type { PageResult } from '../../../common/schemas.ts'
 import type { Db } from '../../../db/connect.ts'
 import { listCriteria } from '../../../db/list-criteria.ts'
 import { defineShaped, runPrepared, stableSlot } from '../../../db/prepared.ts'
-import { deleteRows, updateRow } from '../../../db/rows.ts'
+import { takeRow, updateRow } from '../../../db/rows.ts'
 import { tokenJson } from './token-json.ts'
 
 /** Tokens filter (and order) on `created` and `label` (docs/service-facts.md#filterable-fields). */
@@ -95,4 +95,5 @@ export async function findToken(db: Db, userId: number, id: number, now: string)
 export const updateTokenLabel = (db: Db, id: number, label: string) =>
   updateRow(db, 'tokens', { id }, { label })
 
-export const deleteToken = (db: Db, id: number) => deleteRows(db, 'tokens', { id })
+/** True when this call removed it (a concurrent revoke may have first). */
+export const deleteToken = (db: Db, id: number) => takeRow(db, 'tokens', { id })

@@ -1,5 +1,5 @@
 import { inContextTransaction, type RequestContext } from '../../../common/context.ts'
-import { ErrorCollector, foundOrNotFound, scopeDenied } from '../../../common/errors.ts'
+import { ErrorCollector, foundOrNotFound, notFound, scopeDenied } from '../../../common/errors.ts'
 import type { ListQuery } from '../../../common/pagination.ts'
 import { pageJson } from '../../../common/rendered-json.ts'
 import { pageKey, renderedPagesOf } from '../../../common/rendered-page-cache.ts'
@@ -146,7 +146,7 @@ export async function updateToken(
 export async function revokeToken(ctx: RequestContext, ids: { tokenId: number }): Promise<void> {
   await inContextTransaction(ctx, async (tx) => {
     const row = await accessToken(tx, ids)
-    await repo.deleteToken(tx.db, row.id)
+    if (!(await repo.deleteToken(tx.db, row.id))) throw notFound()
     await recordTokenEvent(tx, 'token_delete', row, nowTimestamp(tx.clock))
   })
 }
