@@ -24,6 +24,22 @@ function depthOf(value: unknown): number {
   return deepest
 }
 
+/**
+ * Characters as the document counts them, and as the schemas' length limits do: code points, so
+ * an emoji is one character, not two UTF-16 units (a body never holds a lone surrogate).
+ */
+function characters(text: string): number {
+  let count = text.length
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i)
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      count--
+      i++
+    }
+  }
+  return count
+}
+
 /** Preferences belong to the OAuth client behind the token; personal access tokens share one slot. */
 const clientKey = (actor: Actor): string => actor.clientId ?? ''
 
@@ -41,7 +57,7 @@ export async function replacePreferences(
     throw badRequest(`Preferences must not be nested more than ${PREFERENCES_MAX_DEPTH} levels deep`)
   }
   const text = JSON.stringify(preferences)
-  if (text.length > PREFERENCES_MAX_LENGTH) {
+  if (text.length > PREFERENCES_MAX_LENGTH && characters(text) > PREFERENCES_MAX_LENGTH) {
     throw badRequest(`Preferences must be at most ${PREFERENCES_MAX_LENGTH} characters when serialized`)
   }
   await inContextTransaction(ctx, ({ db, actor }) =>

@@ -79,6 +79,21 @@ describe('profile preferences', () => {
     assert.deepEqual((await get(owner.headers)).body, largest, 'the refused object was not stored')
   })
 
+  it('counts characters, not UTF-16 units: an emoji is one', async () => {
+    const owner = await createAccount(api)
+    const overhead = JSON.stringify({ k: '' }).length
+    // 65,535 characters, 131,070 - overhead UTF-16 units.
+    const largest = { k: '😀'.repeat(65_535 - overhead) }
+    const stored = await put(owner.headers, largest)
+    assert.equal(stored.status, 200, JSON.stringify(stored.body))
+    assert.deepEqual((await get(owner.headers)).body, largest)
+    const over = await put(owner.headers, { k: '😀'.repeat(65_536 - overhead) })
+    assert.equal(over.status, 400)
+    assert.deepEqual(over.body, {
+      errors: [{ reason: 'Preferences must be at most 65535 characters when serialized' }],
+    })
+  })
+
   it('refuses anything but a JSON object', async () => {
     const owner = await createAccount(api)
     for (const payload of [[1, 2], 'text', 5, null]) {
