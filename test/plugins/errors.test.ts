@@ -76,7 +76,14 @@ describe('the error envelope for every kind of bad request', () => {
   it('a NUL character in a JSON string is 400, never a database error', async () => {
     const res = await post('{"username":"ab\\u0000c","email":"a@example.com","restricted":true}')
     assert.equal(res.status, 400)
-    assert.deepEqual(res.body, { errors: [{ reason: 'Strings must not contain NUL characters' }] })
+    assert.deepEqual(res.body, {
+      errors: [{ reason: 'Strings must not contain NUL characters', field: 'username' }],
+    })
+    // Named by its path wherever it is; an escaped backslash before `u0000` is no NUL.
+    const nested = await post('{"username":"ok","email":"a\\\\u0000@x","tags":["a","\\u0000"]}')
+    assert.deepEqual(nested.body, {
+      errors: [{ reason: 'Strings must not contain NUL characters', field: 'tags[1]' }],
+    })
   })
 
   it('reports every validation failure at once, with field paths', async () => {
