@@ -308,6 +308,26 @@ export async function markSeenThrough(db: Db, scope: EventScope, id: number): Pr
   await query.execute()
 }
 
+/** Whether `action` on the entity is under way: its event scheduled or started, not yet ended. */
+export async function actionUnderWay(
+  db: Db,
+  accountId: number,
+  entity: { type: string; id: number },
+  action: string,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('events')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('entity_id', '=', entity.id)
+    .where('entity_type', '=', entity.type)
+    .where('action', '=', action)
+    .where('status', 'in', ['scheduled', 'started'])
+    .limit(1)
+    .executeTakeFirst()
+  return row !== undefined
+}
+
 export async function markRead(db: Db, id: number): Promise<void> {
   await db.updateTable('events').set({ read: true }).where('id', '=', id).execute()
 }

@@ -8,6 +8,7 @@ import type { Db } from '../../db/connect.ts'
 import { confirmedRead } from '../auth/confirmed-read.ts'
 import { assertEntityGrant, grantedListScope } from '../grants/authorize.ts'
 import type { GrantEntityType } from '../grants/grant-types.ts'
+import type { EventAction } from './event-builder.ts'
 import { oldestEventSince, readEventPageStamp } from './event-page-stamp.ts'
 import type { NewEvent } from './event-types.ts'
 import { toEvent } from './event-wire.ts'
@@ -115,6 +116,16 @@ export function recordEvent(db: Db, event: NewEvent): Promise<number> {
 }
 
 /** Moves a job's event along (started → finished or failed). */
+/** For services whose work is one at a time per entity (an image capture of an instance). */
+export function actionUnderWay(
+  db: Db,
+  accountId: number,
+  entity: { type: string; id: number },
+  action: EventAction,
+): Promise<boolean> {
+  return repo.actionUnderWay(db, accountId, entity, action)
+}
+
 export function updateEventProgress(db: Db, id: number, progress: repo.EventProgress): Promise<void> {
   return repo.updateEventProgress(db, id, progress)
 }

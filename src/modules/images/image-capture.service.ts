@@ -9,8 +9,9 @@ import { WORK_START_DELAY_SECONDS, workDuration } from '../../jobs/work-duration
 import { workStep } from '../../jobs/work-progress.ts'
 import { onInstance } from '../compute/compute-events.ts'
 import { accessDisk, findDiskInstanceId } from '../compute/disks/disks.service.ts'
+import { assertNotBusy } from '../compute/instances/instance-work.service.ts'
 import { buildEvent } from '../events/event-builder.ts'
-import { recordEvent, updateEventProgress } from '../events/events.service.ts'
+import { actionUnderWay, recordEvent, updateEventProgress } from '../events/events.service.ts'
 import { assertGlobalGrant } from '../grants/authorize.ts'
 import { requireAvailableRegion } from '../regions/regions.service.ts'
 import { imageSecondaryEntity } from './image-events.ts'
@@ -54,6 +55,12 @@ export async function captureImage(ctx: RequestContext, body: CaptureImageBody):
       throw badRequest('Only ext3 and ext4 disks can be captured as images', 'disk_id')
     }
     if (disk.status !== 'ready') throw badRequest('Disk is not ready', 'disk_id')
+    // A disk operation waits for the instance's other work, as on the real service: its power
+    // action, or another capture (the instance is locked, so two captures cannot both pass).
+    assertNotBusy(instance)
+    if (await actionUnderWay(tx.db, actor.accountId, { type: 'compute', id: instance.id }, 'disk_imagize')) {
+      throw badRequest('This Compute is busy (an image is being captured); wait for it to finish')
+    }
     // The image is made in the instance's region: none is made there during an outage.
     await requireAvailableRegion(tx, { regionId: instance.region }, 'disk_id')
 
