@@ -1,7 +1,7 @@
 import { filterFields } from '../../common/filter-columns.ts'
 import type { ListQuery } from '../../common/pagination.ts'
 import type { Db } from '../../db/connect.ts'
-import { deleteRows, findRow, insertRow, pageOfRows, updateRow } from '../../db/rows.ts'
+import { deleteRows, findRow, insertRow, pageOfRows, type RowLock, updateRow } from '../../db/rows.ts'
 import type { OAuthClientRow } from './oauth-clients.table.ts'
 
 /** Filterable client fields of the real API: `label` and `public`. */
@@ -21,8 +21,8 @@ export function listAccountClients(db: Db, accountId: number, list: ListQuery) {
   )
 }
 
-export const findAccountClient = (db: Db, accountId: number, id: string) =>
-  findRow(db, 'oauth_clients', { account_id: accountId, id })
+export const findAccountClient = (db: Db, accountId: number, id: string, options?: RowLock) =>
+  findRow(db, 'oauth_clients', { account_id: accountId, id }, options)
 
 /** Any account's client: the login pages serve every account's users. */
 export const findClient = (db: Db, id: string) => findRow(db, 'oauth_clients', { id })

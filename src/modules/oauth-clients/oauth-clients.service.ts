@@ -50,10 +50,16 @@ function checkRedirectUri(errors: ErrorCollector, uri: string | undefined): void
 
 /**
  * The one access path to a client: in the actor's account (else 404), and only for unrestricted
- * users, who manage the account (else 403).
+ * users, who manage the account (else 403). A change locks it until its transaction ends, so
+ * changes of one client take turns: a delete at once with another delete or an update leaves the
+ * others a 404, not a second answer about a client that is gone.
  */
-export async function accessOAuthClient(ctx: RequestContext, ids: OAuthClientIds): Promise<OAuthClientRow> {
-  const row = await repo.findAccountClient(ctx.db, ctx.actor.accountId, ids.clientId)
+export async function accessOAuthClient(
+  ctx: RequestContext,
+  ids: OAuthClientIds,
+  change = false,
+): Promise<OAuthClientRow> {
+  const row = await repo.findAccountClient(ctx.db, ctx.actor.accountId, ids.clientId, { lock: change })
   if (row === undefined) throw notFound()
   assertUnrestricted(ctx.actor)
   return row
@@ -111,7 +117,7 @@ export async function updateOAuthClient(
   const errors = new ErrorCollector()
   checkRedirectUri(errors, body.redirect_uri)
   return inContextTransaction(ctx, async (tx) => {
-    const current = await accessOAuthClient(tx, ids)
+    const current = await accessOAuthClient(tx, ids, true)
     errors.throwIfAny()
     const row = await repo.updateClient(tx.db, current.id, {
       ...(body.label !== undefined && { label: body.label }),
@@ -126,7 +132,7 @@ export async function updateOAuthClient(
 /** Deletes the client: its secret is refused and every token users gave it stops working. */
 export async function deleteOAuthClient(ctx: RequestContext, ids: OAuthClientIds): Promise<void> {
   await inContextTransaction(ctx, async (tx) => {
-    const row = await accessOAuthClient(tx, ids)
+    const row = await accessOAuthClient(tx, ids, true)
     await repo.deleteClient(tx.db, row.id)
     await record(tx, 'oauth_client_delete', row)
   })
@@ -136,7 +142,7 @@ export async function deleteOAuthClient(ctx: RequestContext, ids: OAuthClientIds
 export async function resetOAuthClientSecret(ctx: RequestContext, ids: OAuthClientIds): Promise<OAuthClient> {
   const { secret, hash } = newClientSecret()
   return inContextTransaction(ctx, async (tx) => {
-    const current = await accessOAuthClient(tx, ids)
+    const current = await accessOAuthClient(tx, ids, true)
     const row = await repo.updateClient(tx.db, current.id, { secret_hash: hash })
     await record(tx, 'oauth_client_secret_reset', row)
     return toOAuthClient(row, secret)

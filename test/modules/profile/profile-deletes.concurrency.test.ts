@@ -1,35 +1,14 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { trustDevice } from '../../../src/modules/profile/devices/devices.service.ts'
-import { type TestApp, useTestApp } from '../../helpers/app.ts'
-import { createAccount, type TestUser } from '../../helpers/factories.ts'
+import { useTestApp } from '../../helpers/app.ts'
+import { deleteTogether, eventsAbout, ONE_WINNER } from '../../helpers/deletes-at-once.ts'
+import { createAccount } from '../../helpers/factories.ts'
 import { createOauthToken } from './profile-helpers.ts'
 import { KEYS } from './ssh-key-fixtures.ts'
 
 /** Rounds per case: the race is lost only when the deletes overlap, which most rounds do. */
 const ROUNDS = 4
-const AT_ONCE = 6
-
-/** The same DELETE sent AT_ONCE times together: its statuses, sorted. */
-async function deleteTogether(api: TestApp, owner: TestUser, url: string): Promise<number[]> {
-  const results = await Promise.all(
-    Array.from({ length: AT_ONCE }, () => api.request({ method: 'DELETE', url, headers: owner.headers })),
-  )
-  return results.map((r) => r.status).sort()
-}
-
-const ONE_WINNER = [200, ...Array<number>(AT_ONCE - 1).fill(404)]
-
-/** The events of `action` about entity `id`, as the account's event list shows them. */
-async function eventsAbout(api: TestApp, owner: TestUser, action: string, id: number): Promise<number> {
-  const res = await api.request({
-    method: 'GET',
-    url: '/v4/account/events?page_size=500',
-    headers: { ...owner.headers, 'x-filter': JSON.stringify({ action }) },
-  })
-  assert.equal(res.status, 200)
-  return res.body.data.filter((e: { entity: { id: number } }) => e.entity.id === id).length
-}
 
 /**
  * Deletes of one profile resource sent at once: one removes it, the others find it gone (404),
@@ -51,7 +30,7 @@ describe('profile: one resource deleted by several requests at once', () => {
       assert.equal(created.status, 200)
       const id = created.body.id
       assert.deepEqual(await deleteTogether(api, owner, `/v4/profile/tokens/${id}`), ONE_WINNER)
-      assert.equal(await eventsAbout(api, owner, 'token_delete', id), 1)
+      assert.equal(await eventsAbout(api, owner, 'token_delete', (e) => e.id === id), 1)
     }
   })
 
@@ -67,7 +46,7 @@ describe('profile: one resource deleted by several requests at once', () => {
       assert.equal(created.status, 200, JSON.stringify(created.body))
       const id = created.body.id
       assert.deepEqual(await deleteTogether(api, owner, `/v4/profile/sshkeys/${id}`), ONE_WINNER)
-      assert.equal(await eventsAbout(api, owner, 'user_ssh_key_delete', id), 1)
+      assert.equal(await eventsAbout(api, owner, 'user_ssh_key_delete', (e) => e.id === id), 1)
     }
   })
 
