@@ -24,7 +24,15 @@ export type TermKind =
   | 'typeLabel'
 
 /** Objects whose property names are vocabulary words. */
-export type KeysKind = 'grants' | 'globalGrants' | 'profile' | 'user' | 'subnet' | 'vpcIp' | 'region'
+export type KeysKind =
+  | 'grants'
+  | 'globalGrants'
+  | 'profile'
+  | 'user'
+  | 'subnet'
+  | 'subnetInterface'
+  | 'vpcIp'
+  | 'region'
 
 export const TERM = 'x-term'
 export const TERM_KEYS = 'x-term-keys'

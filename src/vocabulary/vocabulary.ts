@@ -10,6 +10,12 @@ export interface Vocabulary {
   readonly naming: Naming
   /** True for the document's words: nothing to translate. */
   readonly identity: boolean
+  /**
+   * Whether answers carry the fields the service added after the document's version, which the
+   * real service's clients read (docs/decisions.md, "Fields of later versions"). Most are
+   * completed here (`keys`); those rendered by the database ask for them.
+   */
+  readonly laterFields: boolean
   /** A route path (without the API root) as served. */
   path(internal: string): string
   /** A vocabulary value on the wire. */
@@ -120,6 +126,7 @@ const PLACEMENT_GROUP_LIMITS_SCHEMA = {
 export const DOCUMENT_VOCABULARY: Vocabulary = {
   naming: 'document',
   identity: true,
+  laterFields: false,
   path: (internal) => internal,
   toWire: (_kind, internal) => internal,
   fromWire: (_kind, wire) => wire,
@@ -248,6 +255,12 @@ function realVocabulary(): Vocabulary {
       extra: [{ key: 'user_type', value: 'default', schema: { type: 'string' } }],
     },
     user: { rename: {}, extra: [{ key: 'user_type', value: 'default', schema: { type: 'string' } }] },
+    // The interface's config profile: data, which the services send along in either naming.
+    subnetInterface: {
+      rename: {},
+      order: ['id', 'active', 'config_id'],
+      extra: [{ key: 'config_id', value: null, schema: NULLABLE_INTEGER }],
+    },
     // No load balancer joins a subnet here.
     subnet: {
       rename: {},
@@ -285,6 +298,7 @@ function realVocabulary(): Vocabulary {
   return {
     naming: 'linode',
     identity: false,
+    laterFields: true,
     path: (internal) => pathOf(REAL.paths, internal),
     toWire: (kind, internal) => translate(kind, internal, true),
     fromWire: (kind, wire) => translate(kind, wire, false),

@@ -36,12 +36,24 @@ describe('compatibility: @linode/api-v4, later fields in linode naming', () => {
       'created',
       'updated',
     ])
-    await createInstance(api, owner, { interfaces: [{ purpose: 'vpc', subnet_id: vpc.subnets[0].id }] })
+    const instance = await createInstance(api, owner, {
+      interfaces: [{ purpose: 'vpc', subnet_id: vpc.subnets[0].id }],
+    })
+    const configs = await call('getLinodeConfigs')(instance.id)
+    const config = configs.data[0]
+    // Each interface on the subnet names its config profile, in every answer that lists it.
+    const attached = [
+      { id: instance.id, interfaces: [{ id: config.interfaces[0].id, active: true, config_id: config.id }] },
+    ]
     const read = await call('getVPC')(vpc.id)
     assert.deepEqual(read.subnets[0].nodebalancers, [])
-    assert.equal(read.subnets[0].linodes.length, 1)
+    assert.deepEqual(read.subnets[0].linodes, attached)
+    assert.deepEqual(Object.keys(read.subnets[0].linodes[0].interfaces[0]), ['id', 'active', 'config_id'])
     const listed = await call('getVPCs')({}, { label: 'later-subnets' })
     assert.deepEqual(listed.data[0].subnets[0].nodebalancers, [])
+    assert.deepEqual(listed.data[0].subnets[0].linodes, attached)
+    assert.deepEqual((await call('getSubnet')(vpc.id, vpc.subnets[0].id)).linodes, attached)
+    assert.deepEqual((await call('getSubnets')(vpc.id)).data[0].linodes, attached)
     const second = await call('createSubnet')(vpc.id, { label: 'second', ipv4: '10.2.1.0/24' })
     assert.deepEqual(second.nodebalancers, [])
     assert.deepEqual((await call('getSubnet')(vpc.id, second.id)).nodebalancers, [])
@@ -104,6 +116,13 @@ describe('document naming: no later fields', () => {
     assert.equal(instance.status, 200, JSON.stringify(instance.body))
     const read = await api.request({ method: 'GET', url: `/v4/vpcs/${vpc.id}`, headers: owner.headers })
     assert.equal('nodebalancers' in read.body.subnets[0], false)
+    assert.deepEqual(Object.keys(read.body.subnets[0].linodes[0].interfaces[0]), ['id', 'active'])
+    const subnet = await api.request({
+      method: 'GET',
+      url: `/v4/vpcs/${vpc.id}/subnets/${vpc.subnets[0].id}`,
+      headers: owner.headers,
+    })
+    assert.deepEqual(Object.keys(subnet.body.linodes[0].interfaces[0]), ['id', 'active'])
     const ips = await api.request({ method: 'GET', url: `/v4/vpcs/${vpc.id}/ips`, headers: owner.headers })
     assert.equal(ips.body.data.length, 1)
     for (const key of Object.keys(NO_IPV6)) assert.equal(key in ips.body.data[0], false)

@@ -48,9 +48,13 @@ export function subnetJsonParts(s: SubnetFields): JsonParts {
   }
 }
 
-/** A VPC's wire JSON, for the `vpcs` row of the query it is selected in. */
-export function vpcJson(dialect: SqlDialect): RawBuilder<string> {
-  return dialect === 'postgres' ? postgresVpcJson : sqliteVpcJson
+/**
+ * A VPC's wire JSON, for the `vpcs` row of the query it is selected in; with `laterFields` (the
+ * real naming), each subnet interface's `config_id` too (docs/decisions.md, "Fields of later
+ * versions").
+ */
+export function vpcJson(dialect: SqlDialect, laterFields: boolean): RawBuilder<string> {
+  return RENDERED[dialect === 'postgres' ? 'postgres' : 'sqlite'][laterFields ? 1 : 0]
 }
 
 export interface JsonSyntax {
@@ -76,11 +80,13 @@ const postgres: JsonSyntax = {
     `'[' || coalesce((select ${postgres.join(text, order)} from ${from}), '') || ']'`,
 }
 
-const subnet = (j: JsonSyntax) =>
-  `'{"id":' || s.id || s.json_head || ',"linodes":' || ${subnetLinodesJson(j)} || s.json_tail`
+const subnet = (j: JsonSyntax, laterFields: boolean) =>
+  `'{"id":' || s.id || s.json_head || ',"linodes":' || ${subnetLinodesJson(j, laterFields)} || s.json_tail`
 
-const vpc = (j: JsonSyntax) =>
-  `'{"id":' || vpcs.id || vpcs.json_head || ',"subnets":' || ${j.array(subnet(j), 's.id', 'subnets as s where s.vpc_id = vpcs.id')} || vpcs.json_tail`
+const vpc = (j: JsonSyntax, laterFields: boolean) =>
+  `'{"id":' || vpcs.id || vpcs.json_head || ',"subnets":' || ${j.array(subnet(j, laterFields), 's.id', 'subnets as s where s.vpc_id = vpcs.id')} || vpcs.json_tail`
 
-const sqliteVpcJson = sql<string>`${sql.raw(vpc(sqlite))}`
-const postgresVpcJson = sql<string>`${sql.raw(vpc(postgres))}`
+const rendered = (j: JsonSyntax) =>
+  [sql<string>`${sql.raw(vpc(j, false))}`, sql<string>`${sql.raw(vpc(j, true))}`] as const
+
+const RENDERED = { sqlite: rendered(sqlite), postgres: rendered(postgres) }

@@ -27,10 +27,10 @@ export const findAccountVpc = (db: Db, accountId: number, id: number) => account
 /** The VPC, locked until the transaction ends (PostgreSQL), to serialize changes to its subnets. */
 export const lockAccountVpc = (db: Db, accountId: number, id: number) => accountVpc(db, accountId, id, true)
 
-const vpcJsonStatement = defineShaped('vpc json', (db, _shape: Record<string, never>, dialect) => {
+const vpcJsonStatement = defineShaped('vpc json', (db, shape: { laterFields: boolean }, dialect) => {
   const find = db
     .selectFrom('vpcs')
-    .select(vpcJson(dialect).as('json'))
+    .select(vpcJson(dialect, shape.laterFields).as('json'))
     .where('vpcs.id', '=', stableSlot<number>(dialect, 'id'))
     .where('vpcs.account_id', '=', stableSlot<number>(dialect, 'account'))
   return {
@@ -40,17 +40,22 @@ const vpcJsonStatement = defineShaped('vpc json', (db, _shape: Record<string, ne
   }
 })
 
-/**
- * A VPC of the account as its wire JSON (see vpc-json.ts), in one prepared statement; with
- * `stamped`, also the credentials counter as the statement saw it (confirmed-read.ts).
- */
+/** How a VPC's JSON is rendered and read. */
+export interface VpcJsonOptions {
+  /** The fields of later versions (vpcJson). */
+  laterFields: boolean
+  /** Also the credentials counter as the statement saw it (confirmed-read.ts). */
+  stamped?: boolean
+}
+
+/** A VPC of the account as its wire JSON (see vpc-json.ts), in one prepared statement. */
 export async function findAccountVpcJson(
   db: Db,
   accountId: number,
   id: number,
-  stamped = false,
+  { laterFields, stamped = false }: VpcJsonOptions,
 ): Promise<{ json: string | undefined; stamp: number | undefined }> {
-  const statements = vpcJsonStatement(db, {})
+  const statements = vpcJsonStatement(db, { laterFields })
   const values = { id, account: accountId }
   if (!stamped)
     return { json: (await runPrepared(db, statements.find, values)).rows[0]?.json, stamp: undefined }
@@ -71,7 +76,11 @@ export interface VpcListScope {
  */
 export const vpcListStatements = defineShaped(
   'vpc list json',
-  (db, shape: { filter: string | null; restricted: boolean; stamped: boolean }, dialect) => {
+  (
+    db,
+    shape: { filter: string | null; restricted: boolean; stamped: boolean; laterFields: boolean },
+    dialect,
+  ) => {
     const { where, order } = listCriteria({
       filter: shape.filter ?? undefined,
       spec: VPC_FILTERS,
@@ -84,7 +93,10 @@ export const vpcListStatements = defineShaped(
     let query = db.selectFrom('vpcs').where('vpcs.account_id', '=', stableSlot<number>(dialect, 'account'))
     if (where) query = query.where(where)
     const count = query.select(sql<number>`count(*)`.as('n'))
-    let paged = query.select([vpcJson(dialect).as('json'), sql<number>`(${count})`.as('n')])
+    let paged = query.select([
+      vpcJson(dialect, shape.laterFields).as('json'),
+      sql<number>`(${count})`.as('n'),
+    ])
     // The credentials counter beside each row, for a caller to confirm (confirmed-read.ts).
     if (shape.stamped) paged = paged.select(counterColumn(CREDENTIALS_COUNTER).as('stamp'))
     for (const term of order) paged = paged.orderBy(orderSql(term))
@@ -119,18 +131,17 @@ export const vpcListStatements = defineShaped(
 
 /**
  * A page of the VPCs in scope as wire JSON, the items joined by commas (see vpc-json.ts); with
- * `stamped` (PostgreSQL), also the credentials counter as the page's statement saw it
- * (confirmed-read.ts; none for an empty page).
+ * `stamped` (PostgreSQL), the stamp is the page statement's (none for an empty page).
  */
 export async function listVpcJson(
   db: Db,
   scope: VpcListScope,
   filter: string | undefined,
   page: PageRequest,
-  stamped = false,
+  { laterFields, stamped = false }: VpcJsonOptions,
 ): Promise<PageResult<string> & { stamp: number | undefined }> {
   const restricted = scope.restrictedUserId !== null
-  const list = vpcListStatements(db, { filter: filter ?? null, restricted, stamped })
+  const list = vpcListStatements(db, { filter: filter ?? null, restricted, stamped, laterFields })
   const rows = await paginate(db, list, { account: scope.accountId, user: scope.restrictedUserId }, page)
   const stamp = (rows.data[0] as { stamp?: number | null } | undefined)?.stamp ?? undefined
   return { ...rows, data: rows.data.map((r) => r.json), stamp }

@@ -23,7 +23,15 @@ export const vpcsRoutes = routeModule({ tags: ['VPCs'], context: contextOf }, (a
     summary: 'List VPCs',
     response: VpcPageSchema,
     handler: async (ctx, request, reply) =>
-      sendPage(reply, await vpcs.listVpcsPage(ctx, request.list, () => countersOf(reply.request))),
+      sendPage(
+        reply,
+        await vpcs.listVpcsPage(
+          ctx,
+          request.list,
+          () => countersOf(reply.request),
+          reply.server.vocabulary.laterFields,
+        ),
+      ),
   })
 
   api.get('/vpcs/:vpcId', {
@@ -33,7 +41,15 @@ export const vpcsRoutes = routeModule({ tags: ['VPCs'], context: contextOf }, (a
     params: VpcParams,
     response: VpcSchema,
     handler: async (ctx, request, reply) =>
-      sendPage(reply, await vpcs.getVpcAnswer(ctx, request.ids, () => countersOf(reply.request))),
+      sendPage(
+        reply,
+        await vpcs.getVpcAnswer(
+          ctx,
+          request.ids,
+          () => countersOf(reply.request),
+          reply.server.vocabulary.laterFields,
+        ),
+      ),
   })
 
   api.post('/vpcs', {

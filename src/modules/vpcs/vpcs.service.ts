@@ -65,7 +65,7 @@ async function assemble(db: Db, vpcs: VpcRow[]): Promise<Vpc[]> {
 /**
  * The list page as JSON text (see vpc-json.ts); a restricted user sees the VPCs granted to them.
  */
-function listVpcsJson(ctx: RequestContext, query: ListQuery): Promise<string> {
+function listVpcsJson(ctx: RequestContext, query: ListQuery, laterFields: boolean): Promise<string> {
   return confirmedRead(ctx, async (c) => {
     const stamped = c.actor.unconfirmed !== undefined
     const { stamp, ...page } = await repo.listVpcJson(
@@ -73,7 +73,10 @@ function listVpcsJson(ctx: RequestContext, query: ListQuery): Promise<string> {
       grantedListScope(c.actor),
       query.filter,
       query.page,
-      stamped,
+      {
+        laterFields,
+        stamped,
+      },
     )
     return { value: pageJson(page), stamp }
   })
@@ -112,19 +115,26 @@ async function keptAnswer(
   })
 }
 
-/** The list page: an unrestricted caller's from the pages kept per account (`keptAnswer`). */
+/**
+ * The list page: an unrestricted caller's from the pages kept per account (`keptAnswer`). With
+ * `laterFields`, the fields of later versions (vpc-json.ts).
+ */
 export function listVpcsPage(
   ctx: RequestContext,
   query: ListQuery,
   counters: Counters,
+  laterFields: boolean,
 ): Promise<Buffer | string> {
   return keptAnswer(
     ctx,
     counters,
     'vpc pages',
     (actor) => pageKey(actor.accountId, query),
-    async (c) => pageJson(await repo.listVpcJson(c.db, grantedListScope(c.actor), query.filter, query.page)),
-    (c) => listVpcsJson(c, query),
+    async (c) =>
+      pageJson(
+        await repo.listVpcJson(c.db, grantedListScope(c.actor), query.filter, query.page, { laterFields }),
+      ),
+    (c) => listVpcsJson(c, query, laterFields),
   )
 }
 
@@ -133,6 +143,7 @@ export function getVpcAnswer(
   ctx: RequestContext,
   ids: { vpcId: number },
   counters: Counters,
+  laterFields: boolean,
 ): Promise<Buffer | string> {
   return keptAnswer(
     ctx,
@@ -143,18 +154,21 @@ export function getVpcAnswer(
       grantedVpc(
         c,
         ids,
-        (await repo.findAccountVpcJson(c.db, c.actor.accountId, ids.vpcId)).json,
+        (await repo.findAccountVpcJson(c.db, c.actor.accountId, ids.vpcId, { laterFields })).json,
         'read_only',
       ),
-    (c) => getVpcJson(c, ids),
+    (c) => getVpcJson(c, ids, laterFields),
   )
 }
 
 /** A VPC as JSON text (see vpc-json.ts), its statement confirming the actor (confirmed-read.ts). */
-function getVpcJson(ctx: RequestContext, ids: { vpcId: number }): Promise<string> {
+function getVpcJson(ctx: RequestContext, ids: { vpcId: number }, laterFields: boolean): Promise<string> {
   return confirmedRead(ctx, async (c) => {
     const stamped = c.actor.unconfirmed !== undefined
-    const { json, stamp } = await repo.findAccountVpcJson(c.db, c.actor.accountId, ids.vpcId, stamped)
+    const { json, stamp } = await repo.findAccountVpcJson(c.db, c.actor.accountId, ids.vpcId, {
+      laterFields,
+      stamped,
+    })
     return { value: await grantedVpc(c, ids, json, 'read_only'), stamp }
   })
 }

@@ -140,9 +140,23 @@ describe('VPC JSON rendered by the database', () => {
             updated: v.updated,
           }
           expected.push(vpc)
-          assert.equal((await findAccountVpcJson(api.db, account.accountId, id)).json, JSON.stringify(vpc))
+          const find = (laterFields: boolean, stamped = false) =>
+            findAccountVpcJson(api.db, account.accountId, id, { laterFields, stamped })
+          assert.equal((await find(false)).json, JSON.stringify(vpc))
+          // With the fields of later versions (the real naming), each interface names its profile.
+          const later = {
+            ...vpc,
+            subnets: subnets.map((s) => ({
+              ...s,
+              linodes: s.linodes.map((l) => ({
+                ...l,
+                interfaces: l.interfaces.map((i) => ({ ...i, config_id: configId })),
+              })),
+            })),
+          }
+          assert.equal((await find(true)).json, JSON.stringify(later))
           // The statement that also reads the credentials counter renders the same text.
-          const stamped = await findAccountVpcJson(api.db, account.accountId, id, true)
+          const stamped = await find(false, true)
           assert.equal(stamped.json, JSON.stringify(vpc))
           assert.equal(typeof stamped.stamp, 'number')
           const one = await api.request({ method: 'GET', url: `/v4/vpcs/${id}`, headers: account.headers })

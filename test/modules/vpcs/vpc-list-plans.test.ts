@@ -60,7 +60,12 @@ describe('VPC list: PostgreSQL plans that stay flat', { skip: !onPostgres && 'Po
 
   for (const stamped of [false, true]) {
     it(`searches the account's index for the page and its count (stamped: ${stamped})`, async () => {
-      const statements = vpcListStatements(api.db, { filter: null, restricted: false, stamped })
+      const statements = vpcListStatements(api.db, {
+        filter: null,
+        restricted: false,
+        stamped,
+        laterFields: false,
+      })
       const values = { account: owner.accountId, user: null, limit: 100, offset: 0 }
       const page = await plan(statements.page, values)
       assert.match(page, /Index Scan using vpcs_account_id on vpcs\b/, page)
@@ -76,7 +81,12 @@ describe('VPC list: PostgreSQL plans that stay flat', { skip: !onPostgres && 'Po
   }
 
   it('hands the page over as one row holding the items in order', async () => {
-    const statements = vpcListStatements(api.db, { filter: null, restricted: false, stamped: true })
+    const statements = vpcListStatements(api.db, {
+      filter: null,
+      restricted: false,
+      stamped: true,
+      laterFields: false,
+    })
     const values = { account: owner.accountId, user: null, limit: 100, offset: 0 }
     const { rows } = await api.db.executeQuery(fill(statements.page, values))
     assert.equal(rows.length, 1)

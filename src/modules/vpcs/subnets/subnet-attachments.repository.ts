@@ -16,6 +16,8 @@ export interface SubnetAttachment {
   instance_id: number
   id: number
   active: boolean
+  /** The config profile the interface belongs to (sent with the real naming only). */
+  config_id: number
 }
 
 /**
@@ -24,7 +26,7 @@ export interface SubnetAttachment {
  */
 export async function listAttachmentsOfVpcs(db: Db, vpcIds: readonly number[]): Promise<SubnetAttachment[]> {
   if (vpcIds.length === 0) return []
-  const { rows } = await sql<SubnetAttachment>`select subnet_id, instance_id, id, active
+  const { rows } = await sql<SubnetAttachment>`select subnet_id, instance_id, id, active, config_id
     from compute_interfaces where vpc_id in (${sql.join(vpcIds)})
     order by subnet_id, instance_id, id`.execute(db)
   return rows
@@ -36,7 +38,7 @@ export async function listAttachmentsOfSubnets(
   subnetIds: readonly number[],
 ): Promise<SubnetAttachment[]> {
   if (subnetIds.length === 0) return []
-  const { rows } = await sql<SubnetAttachment>`select subnet_id, instance_id, id, active
+  const { rows } = await sql<SubnetAttachment>`select subnet_id, instance_id, id, active, config_id
     from compute_interfaces where subnet_id in (${sql.join(subnetIds)})
     order by subnet_id, instance_id, id`.execute(db)
   return rows
@@ -68,11 +70,11 @@ export function noAttachmentOn(subnetId: RawBuilder<number>): RawBuilder<SqlBool
  * vpc-json.ts): each instance with an interface on it, with those interfaces (ids in order). Most
  * subnets have none: an index probe answers those without the grouping.
  */
-export const subnetLinodesJson = (j: JsonSyntax): string =>
+export const subnetLinodesJson = (j: JsonSyntax, laterFields: boolean): string =>
   `case when exists (select 1 from compute_interfaces where subnet_id = s.id) then ${j.array(
     `'{"id":' || a.instance_id || ',"interfaces":[' || a.interfaces || ']}'`,
     'a.instance_id',
-    `(select instance_id, ${j.join(`'{"id":' || id || ',"active":' || (case when active then 'true' else 'false' end) || '}'`, 'id')} as interfaces
+    `(select instance_id, ${j.join(`'{"id":' || id || ',"active":' || (case when active then 'true' else 'false' end)${laterFields ? ` || ',"config_id":' || config_id` : ''} || '}'`, 'id')} as interfaces
       from compute_interfaces where subnet_id = s.id group by instance_id) as a`,
   )} else '[]' end`
 

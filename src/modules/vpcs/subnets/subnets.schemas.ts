@@ -25,7 +25,15 @@ export const NetworkLabelSchema = Type.String({
   ],
 })
 
-export const SubnetInterfaceSchema = Type.Object({ id: Type.Integer(), active: Type.Boolean() })
+export const SubnetInterfaceSchema = Type.Object(
+  { id: Type.Integer(), active: Type.Boolean() },
+  termKeys('subnetInterface'),
+)
+/**
+ * An interface as the services make it: its config profile too, which only the real naming's
+ * schema sends (docs/decisions.md, "Fields of later versions"); the document's drops it.
+ */
+export type SubnetInterface = Static<typeof SubnetInterfaceSchema> & { config_id: number }
 
 /** An instance with a config interface on the subnet; the field keeps its original name `linodes`. */
 export const SubnetComputeSchema = Type.Object({

@@ -21,7 +21,13 @@ import {
 import { deleteSubnetWithEvent, insertSubnetWithEvent } from './subnet-event-writes.ts'
 import { checkSubnetRange, firstOverlap, type NamedRange } from './subnet-ranges.ts'
 import * as repo from './subnets.repository.ts'
-import type { CreateSubnetBody, Subnet, SubnetCompute, UpdateSubnetBody } from './subnets.schemas.ts'
+import type {
+  CreateSubnetBody,
+  Subnet,
+  SubnetCompute,
+  SubnetInterface,
+  UpdateSubnetBody,
+} from './subnets.schemas.ts'
 import type { SubnetRow } from './subnets.table.ts'
 
 /** At most 10 subnets per VPC (docs/service-facts.md#vpc-limits). */
@@ -45,7 +51,9 @@ export function groupAttachments(rows: readonly SubnetAttachment[]): Map<number,
       instances.push(last)
     }
     // SQLite may hand back 1/0 where a column is not declared boolean (derived results).
-    last.interfaces.push({ id: row.id, active: row.active === true || (row.active as unknown) === 1 })
+    const active = row.active === true || (row.active as unknown) === 1
+    const attached: SubnetInterface = { id: row.id, active, config_id: row.config_id }
+    last.interfaces.push(attached)
   }
   return bySubnet
 }
