@@ -1,4 +1,4 @@
-import { forbidden } from '../../common/errors.ts'
+import { forbidden, invalidToken } from '../../common/errors.ts'
 import type { Db } from '../../db/connect.ts'
 import type { Actor } from '../auth/actor.ts'
 import type { GlobalGrantFlag, GrantEntityType, Permission } from './grant-types.ts'
@@ -62,5 +62,8 @@ export async function grantToCreator(
   entityId: number,
 ): Promise<void> {
   if (!actor.user.restricted) return
+  // An administrator may be deleting the creator meanwhile: the creation then fails as their
+  // token now does, rather than granting to a user who is gone (a 500 on the foreign key).
+  if ((await repo.lockGrantee(db, actor.user.id)) === undefined) throw invalidToken()
   await repo.setEntityPermission(db, actor.user.id, type, entityId, 'read_write')
 }

@@ -54,6 +54,9 @@ export async function updateGlobalGrants(
 }
 
 /** Grants the permission on the entity, or with null takes the grant away. */
+/** The user, locked until the transaction ends (PostgreSQL): their deletion waits, or has happened. */
+export const lockGrantee = (db: Db, userId: number) => findRow(db, 'users', { id: userId }, { lock: true })
+
 export async function setEntityPermission(
   db: Db,
   userId: number,

@@ -2,7 +2,7 @@ import { inContextTransaction, type RequestContext } from '../../common/context.
 import { badRequest } from '../../common/errors.ts'
 import type { GrantsDocument, UpdateGrantsBody } from '../grants/grants.schemas.ts'
 import { buildGrantsDocument, changeUserGrants } from '../grants/grants.service.ts'
-import { accessUser } from './users.service.ts'
+import { accessUser, lockUserToChange } from './users.service.ts'
 
 /** GET /account/users/{username}/grants: undefined (204) for an unrestricted user. */
 export async function getUserGrants(
@@ -20,7 +20,7 @@ export async function updateUserGrants(
   body: UpdateGrantsBody,
 ): Promise<GrantsDocument> {
   return inContextTransaction(ctx, async (tx) => {
-    const user = await accessUser(tx, ids)
+    const user = await lockUserToChange(tx, ids)
     if (!user.restricted) throw badRequest('Grants are not available for unrestricted users')
     return changeUserGrants(tx.db, user, body)
   })

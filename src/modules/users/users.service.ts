@@ -68,6 +68,17 @@ export async function accessUser(ctx: RequestContext, { username }: { username: 
   return row
 }
 
+/**
+ * A user of the caller's account to change, under the account's lock: changes of users and of
+ * their grants take turns (a grants change racing a delete or a promotion wrote grants for a user
+ * gone or no longer restricted), and the acting administrator is checked again under it.
+ */
+export async function lockUserToChange(ctx: RequestContext, ids: { username: string }): Promise<UserRow> {
+  await lockAccount(ctx)
+  await assertStillManagesUsers(ctx)
+  return accessUser(ctx, ids)
+}
+
 export async function listUsers(ctx: RequestContext, query: ListQuery): Promise<PageResult<User>> {
   assertUnrestricted(ctx.actor)
   const rows = await repo.listAccountUsers(ctx.db, ctx.actor.accountId, query)
@@ -115,9 +126,7 @@ export async function updateUser(
 ): Promise<User> {
   assertUnrestricted(ctx.actor)
   return inContextTransaction(ctx, async (tx) => {
-    await lockAccount(tx)
-    await assertStillManagesUsers(tx)
-    const row = await accessUser(tx, ids)
+    const row = await lockUserToChange(tx, ids)
     const changes = {
       ...(input.username !== undefined && { username: input.username }),
       ...(input.email !== undefined && { email: input.email }),
@@ -146,9 +155,7 @@ export async function updateUser(
 export async function deleteUser(ctx: RequestContext, ids: { username: string }): Promise<void> {
   assertUnrestricted(ctx.actor)
   await inContextTransaction(ctx, async (tx) => {
-    await lockAccount(tx)
-    await assertStillManagesUsers(tx)
-    const row = await accessUser(tx, ids)
+    const row = await lockUserToChange(tx, ids)
     if (row.id === tx.actor.user.id) throw badRequest('You cannot delete your own user', 'username')
     await assertNotLastUnrestricted(tx, row)
     await repo.deleteUser(tx.db, row.id)
