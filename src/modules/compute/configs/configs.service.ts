@@ -248,6 +248,16 @@ export async function deleteConfig(ctx: RequestContext, ids: ConfigIds): Promise
           : `The config profile a Compute is ${instance.status} with cannot be deleted; wait for it to finish`,
       )
     }
+    // The create's boot names its profile in the work alone: none goes until it has booted.
+    if (instance.status === 'provisioning') {
+      throw badRequest('A config profile cannot be deleted while its Compute is provisioning; wait for it to finish')
+    }
+    // Rebooting into another profile, this one's interfaces stay active until the reboot ends.
+    if ((await listConfigInterfaces(tx.db, config.id)).some((i) => i.active)) {
+      throw badRequest(
+        'A config profile with active interfaces cannot be deleted; wait for the Compute to finish or shut it down first',
+      )
+    }
     await repo.deleteConfig(tx.db, config.id)
     const now = nowTimestamp(tx.clock)
     if (instance.booted_config_id === config.id) {
