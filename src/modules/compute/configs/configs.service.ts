@@ -250,7 +250,9 @@ export async function deleteConfig(ctx: RequestContext, ids: ConfigIds): Promise
     }
     // The create's boot names its profile in the work alone: none goes until it has booted.
     if (instance.status === 'provisioning') {
-      throw badRequest('A config profile cannot be deleted while its Compute is provisioning; wait for it to finish')
+      throw badRequest(
+        'A config profile cannot be deleted while its Compute is provisioning; wait for it to finish',
+      )
     }
     // Rebooting into another profile, this one's interfaces stay active until the reboot ends.
     if ((await listConfigInterfaces(tx.db, config.id)).some((i) => i.active)) {

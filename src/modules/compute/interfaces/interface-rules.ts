@@ -144,6 +144,19 @@ function rangeProblem(
   return range
 }
 
+/**
+ * The routed range of the interface's own that a new address of it would fall in, if any: the
+ * rule `rangeProblem` keeps when both are sent, for an update that sends the address alone.
+ */
+export function ownRangeHolding(address: string, ranges: readonly string[]): string | undefined {
+  const parsed = parseIpv4(address)
+  if (parsed === undefined) return undefined
+  return ranges.find((text) => {
+    const cidr = parseIpv4Cidr(text)
+    return cidr !== undefined && containsAddress(rangeOf(cidr), parsed)
+  })
+}
+
 /** `any` means the instance's public IPv4; a specific address must be that one; empty means none. */
 export function planNat(
   value: string | null | undefined,

@@ -13,7 +13,7 @@ import type { ConfigRow } from '../configs/configs.table.ts'
 import type { InstanceRow } from '../instances/instances.table.ts'
 import type { FieldOf, InterfaceListPlan, InterfacePlan, PlannedSubnet } from './interface-planner.ts'
 import * as planner from './interface-planner.ts'
-import { holdingsOf } from './interface-rules.ts'
+import { holdingsOf, ownRangeHolding } from './interface-rules.ts'
 import * as repo from './interfaces.repository.ts'
 import type {
   Interface,
@@ -94,6 +94,14 @@ async function planInterface(
     if (subnet === undefined) return undefined
     const holdings = holdingsOf(await repo.listSubnetHoldings(ctx.db, subnet.id, instance.id))
     planner.planVpcFields(plan, input, subnet, holdings, instance.ipv4, field, errors)
+    // Ranges kept as they are must still leave out a new address sent without them.
+    const address = keep !== null && plan.ranges === null ? plan.ipv4_vpc : null
+    if (keep !== null && address !== null && address !== keep.ipv4_vpc) {
+      const kept = (await repo.listRangesOfInterfaces(ctx.db, [keep.id])).map((r) => r.range)
+      const holding = ownRangeHolding(address, kept)
+      if (holding !== undefined)
+        errors.add(`Must not be within this interface's routed range ${holding}`, field('ipv4.vpc'))
+    }
   }
   return errors.errors.length === before ? plan : undefined
 }

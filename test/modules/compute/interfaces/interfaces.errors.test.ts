@@ -184,6 +184,48 @@ describe('config interface refusals', () => {
     })
   })
 
+  it('refuses a new address inside the interface’s own routed range when the ranges are kept', async () => {
+    const owner = await createAccount(api)
+    const { subnet, add, base, instance, config } = await setup(owner, '192.168.0.0/24')
+    // Sent together, the rule holds; sent alone, the kept ranges are checked just the same.
+    const together = await add({
+      purpose: 'vpc',
+      subnet_id: subnet.id,
+      ipv4: { vpc: '192.168.0.9' },
+      ip_ranges: ['192.168.0.8/29'],
+    })
+    assert.equal(together.status, 400)
+    const created = await add({ purpose: 'vpc', subnet_id: subnet.id, ip_ranges: ['192.168.0.8/29'] })
+    assert.equal(created.status, 200, JSON.stringify(created.body))
+    const reason = "Must not be within this interface's routed range 192.168.0.8/29"
+    const moved = await api.request({
+      method: 'PUT',
+      url: `${base}/${created.body.id}`,
+      headers: owner.headers,
+      payload: { ipv4: { vpc: '192.168.0.9' } },
+    })
+    assert.deepEqual([moved.status, moved.body], [400, { errors: [{ reason, field: 'ipv4.vpc' }] }])
+    const profile = await api.request({
+      method: 'PUT',
+      url: `/v4/compute/instances/${instance.id}/configs/${config.id}`,
+      headers: owner.headers,
+      payload: { interfaces: [{ purpose: 'vpc', subnet_id: subnet.id, ipv4: { vpc: '192.168.0.12' } }] },
+    })
+    assert.deepEqual(
+      [profile.status, profile.body],
+      [400, { errors: [{ reason, field: 'interfaces[0].ipv4.vpc' }] }],
+    )
+    // Elsewhere in the subnet, the address moves and the ranges stay.
+    const away = await api.request({
+      method: 'PUT',
+      url: `${base}/${created.body.id}`,
+      headers: owner.headers,
+      payload: { ipv4: { vpc: '192.168.0.20' } },
+    })
+    assert.equal(away.status, 200, JSON.stringify(away.body))
+    assert.deepEqual([away.body.ipv4.vpc, away.body.ip_ranges], ['192.168.0.20', ['192.168.0.8/29']])
+  })
+
   it('allows three interfaces, one public and one vpc per profile', async () => {
     const owner = await createAccount(api)
     const { subnet, add } = await setup(owner)
