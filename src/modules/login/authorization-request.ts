@@ -61,6 +61,10 @@ export async function checkAuthorizationRequest(db: Db, params: AuthorizeParams)
   if (params.code_challenge_method !== undefined && params.code_challenge_method !== 'S256') {
     return fail('invalid_request', 'code_challenge_method must be S256')
   }
+  // Without a method the challenge would be `plain` (RFC 7636 §4.3), which is not supported.
+  if (params.code_challenge !== undefined && params.code_challenge_method === undefined) {
+    return fail('invalid_request', 'code_challenge_method must be S256')
+  }
   if (params.code_challenge_method !== undefined && params.code_challenge === undefined) {
     return fail('invalid_request', 'code_challenge is missing')
   }
@@ -69,6 +73,14 @@ export async function checkAuthorizationRequest(db: Db, params: AuthorizeParams)
   }
   if (client.public && (params.code_challenge === undefined || params.code_challenge_method !== 'S256')) {
     return fail('invalid_request', 'Public clients must use PKCE with code_challenge_method=S256')
+  }
+  // What the protocol allows in a scope and a state (RFC 6749 §3.3, Appendix A.5), refused here
+  // rather than after the user consented.
+  if (params.scope !== undefined && !/^[\x20\x21\x23-\x5b\x5d-\x7e]*$/.test(params.scope)) {
+    return fail('invalid_scope', 'The requested scope is invalid')
+  }
+  if (params.state !== undefined && !/^[\x20-\x7e]*$/.test(params.state)) {
+    return fail('invalid_request', 'state must be printable ASCII')
   }
   const scopes = grantableScopes(params.scope)
   if (scopes === undefined) return fail('invalid_scope', 'The requested scope is invalid')

@@ -94,6 +94,10 @@ export async function findAppAccessToken(
 
 export const deleteAccessToken = (db: Db, id: number) => deleteRows(db, 'tokens', { id })
 
+/** Every access token issued under an authorized app (its refresh tokens are separate). */
+export const deleteAppAccessTokens = (db: Db, appId: number) =>
+  deleteRows(db, 'tokens', { authorized_app_id: appId })
+
 // Users, as the login pages see them --------------------------------------------------------------
 
 export const findUserByUsername = (db: Db, username: string) => findRow(db, 'users', { username })

@@ -25,6 +25,24 @@ const field = (form: Form, name: string): string | undefined => {
 }
 
 /** Where a step may send the browser next: back to an authorization request, or the signed-in page. */
+/**
+ * A client's id and secret from HTTP Basic credentials: each form-encoded before the two were
+ * joined by the first colon (RFC 6749 §2.3.1), so a colon in a secret survives.
+ */
+function basicCredentials(encoded: string): [string, string] {
+  const text = Buffer.from(encoded, 'base64').toString('utf8')
+  const colon = text.indexOf(':')
+  const [id, secret] = colon === -1 ? [text, ''] : [text.slice(0, colon), text.slice(colon + 1)]
+  const decode = (part: string) => {
+    try {
+      return decodeURIComponent(part.replaceAll('+', ' '))
+    } catch {
+      return part
+    }
+  }
+  return [decode(id), decode(secret)]
+}
+
 function safeNext(next: string | undefined): string {
   return next !== undefined && /^\/oauth\/authorize\?[\x21-\x5b\x5d-\x7e]*$/.test(next) ? next : '/login/done'
 }
@@ -129,7 +147,7 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
         )
         .send()
     }
-    return issueCode(request, reply, check.params, { id: session.user.id })
+    return issueCode(request, reply, check.params, { id: session.user.id }, check.client.redirect_uri)
   })
 
   app.get('/login', hidden, async (request, reply) => {
@@ -227,18 +245,20 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
   app.post('/oauth/revoke', hidden, async (request, reply) => {
     const form = (request.body ?? {}) as Form
     const basic = /^Basic\s+(\S+)$/i.exec(String(request.headers.authorization ?? ''))?.[1]
-    const [basicId, basicSecret] =
-      basic === undefined ? [] : Buffer.from(basic, 'base64').toString('utf8').split(':')
+    const [basicId, basicSecret] = basic === undefined ? [] : basicCredentials(basic)
     const outcome = await revokeClientToken(app.db, {
       clientId: basicId ?? field(form, 'client_id'),
       clientSecret: basicSecret ?? field(form, 'client_secret'),
       token: field(form, 'token'),
     })
     reply.header('cache-control', 'no-store').type('application/json')
-    if (outcome === 'invalid_client')
+    if (outcome === 'invalid_client') {
+      // A client that tried the Authorization header is told how to (RFC 6749 §5.2).
+      if (basic !== undefined) reply.header('www-authenticate', 'Basic realm="cloudplane"')
       return reply
         .code(401)
         .send({ error: 'invalid_client', error_description: 'Client authentication failed' })
+    }
     if (outcome === 'invalid_request')
       return reply.code(400).send({ error: 'invalid_request', error_description: 'Missing parameter: token' })
     return reply.code(200).send({})

@@ -29,6 +29,16 @@ export interface ModelUser {
   id: number
   row?: UserRow
   appId?: number
+  /**
+   * At consent: whether the request named its redirect URI. A code asked for without one is
+   * exchanged without one (RFC 6749 §4.1.3); the library would hold it to the registered URI.
+   */
+  redirectUriGiven?: boolean
+  /**
+   * At a refresh: the scopes of the refresh token sent. Its successor keeps them even when the
+   * access token is asked for fewer (RFC 6749 §6), so a narrowed refresh narrows only its token.
+   */
+  refreshScopes?: string
 }
 
 /**
@@ -116,7 +126,8 @@ export function oauthModel(db: Db, clock: Clock, checkSecret: boolean) {
         client_id: client.row.id,
         user_id: user.id,
         authorized_app_id: row.id,
-        redirect_uri: code.redirectUri,
+        // Empty: none was asked for, none is checked at the exchange.
+        redirect_uri: user.redirectUriGiven === false ? '' : code.redirectUri,
         scopes,
         code_challenge: code.codeChallenge ?? null,
         code_challenge_method: code.codeChallengeMethod ?? null,
@@ -140,7 +151,7 @@ export function oauthModel(db: Db, clock: Clock, checkSecret: boolean) {
     return {
       authorizationCode,
       expiresAt: machineExpiry(clock, row.expiry),
-      redirectUri: row.redirect_uri,
+      ...(row.redirect_uri !== '' && { redirectUri: row.redirect_uri }),
       scope: scopeList(row.scopes),
       client,
       user: { id: row.user_id, appId: row.authorized_app_id } satisfies ModelUser,
@@ -180,7 +191,7 @@ export function oauthModel(db: Db, clock: Clock, checkSecret: boolean) {
         client_id: client.row.id,
         user_id: user.id,
         authorized_app_id: appId,
-        scopes,
+        scopes: user.refreshScopes ?? scopes,
         created: now,
         expiry: refreshExpiry,
       })
@@ -207,7 +218,7 @@ export function oauthModel(db: Db, clock: Clock, checkSecret: boolean) {
       refreshTokenExpiresAt: machineExpiry(clock, row.expiry),
       scope: scopeList(row.scopes),
       client,
-      user: { id: row.user_id, appId: row.authorized_app_id } satisfies ModelUser,
+      user: { id: row.user_id, appId: row.authorized_app_id, refreshScopes: row.scopes } satisfies ModelUser,
     }
   }
 

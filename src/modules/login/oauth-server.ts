@@ -1,6 +1,7 @@
 import type OAuth2Server from '@node-oauth/oauth2-server'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { lazyModule } from '../../startup/lazy-module.ts'
+import { errorRedirect } from './authorization-request.ts'
 import {
   ACCESS_TOKEN_SECONDS,
   CODE_SECONDS,
@@ -44,22 +45,37 @@ function sendLibraryResponse(reply: FastifyReply, response: OAuth2Server.Respons
     .send(JSON.stringify(response.body ?? {}))
 }
 
-/** Issues a code for a user who consented, and redirects to the app (303, so the browser GETs it). */
+/**
+ * Issues a code for a user who consented, and redirects to the app (303, so the browser GETs it).
+ * A refusal is redirected here, not by the library, whose error redirect drops the error and the
+ * state from a redirect URI that has a query of its own (RFC 6749 §3.1.2 keeps that query).
+ */
 export async function issueCode(
   request: FastifyRequest,
   reply: FastifyReply,
   params: Record<string, string>,
   user: ModelUser,
+  registeredRedirectUri: string,
 ): Promise<FastifyReply> {
   const { db, clock } = request.server
   const server = new (oauthLibrary())({ ...OPTIONS, model: oauthModel(db, clock, false) })
   const response = new (oauthLibrary().Response)()
   try {
     await server.authorize(libraryRequest(request, params), response, {
-      authenticateHandler: { handle: () => user },
+      authenticateHandler: {
+        handle: () => ({ ...user, redirectUriGiven: params.redirect_uri !== undefined }),
+      },
     })
-  } catch {
-    // The library has already put the error redirect (with the state) on the response.
+  } catch (error) {
+    const { name, message } = error as Error
+    const location = errorRedirect({
+      kind: 'redirect_error',
+      redirectUri: params.redirect_uri ?? registeredRedirectUri,
+      error: /^[a-z_]+$/.test(name) ? name : 'server_error',
+      description: message,
+      ...(params.state !== undefined && { state: params.state }),
+    })
+    return reply.code(303).header('location', location).send()
   }
   const location = response.headers?.location
   if (typeof location !== 'string') return reply.code(400).send()

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/connect.ts'
+import { inTransaction } from '../../db/transaction.ts'
 import { hashTokenSecret } from '../auth/token-secret.ts'
 import { clientSecretMatches, findActiveOAuthClient } from '../oauth-clients/oauth-clients.service.ts'
 import * as repo from './login.repository.ts'
@@ -27,7 +28,11 @@ export async function revokeClientToken(
   const hash = hashTokenSecret(input.token)
   const refresh = await repo.findRefreshToken(db, hash)
   if (refresh !== undefined && refresh.client_id === client.id) {
-    await repo.consumeRefreshToken(db, hash)
+    // The access tokens of the same authorization go with it (RFC 7009 §2.1).
+    await inTransaction(db, async (trx) => {
+      await repo.consumeRefreshToken(trx, hash)
+      await repo.deleteAppAccessTokens(trx, refresh.authorized_app_id)
+    })
     return 'revoked'
   }
   const access = await repo.findAppAccessToken(db, hash)
