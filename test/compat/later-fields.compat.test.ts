@@ -1,9 +1,21 @@
 import assert from 'node:assert/strict'
 import { before, describe, it } from 'node:test'
-import { createInstance, createVpc } from '../helpers/api-fixtures.ts'
+import { createVpc } from '../helpers/api-fixtures.ts'
 import { useTestApp } from '../helpers/app.ts'
 import { createAccount, type TestUser } from '../helpers/factories.ts'
 import { clientFunction as call, connectClient } from './client.ts'
+
+const ROOT_PASS = 'correct-Horse-battery-9'
+
+/** An instance on the subnet, made by the client (the fixtures speak the run's naming). */
+const createLinodeOn = (vpcId: number, subnetId: number) =>
+  call('createLinode')({
+    region: 'us-iad',
+    type: 'g6-nanode-1',
+    image: 'linode/debian12',
+    root_pass: ROOT_PASS,
+    interfaces: [{ purpose: 'vpc', vpc_id: vpcId, subnet_id: subnetId }],
+  })
 
 const NO_IPV6 = { ipv6_range: null, ipv6_is_public: null, ipv6_addresses: [], nodebalancer_id: null }
 
@@ -36,9 +48,7 @@ describe('compatibility: @linode/api-v4, later fields in linode naming', () => {
       'created',
       'updated',
     ])
-    const instance = await createInstance(api, owner, {
-      interfaces: [{ purpose: 'vpc', subnet_id: vpc.subnets[0].id }],
-    })
+    const instance = await createLinodeOn(vpc.id, vpc.subnets[0].id)
     const configs = await call('getLinodeConfigs')(instance.id)
     const config = configs.data[0]
     // Each interface on the subnet names its config profile, in every answer that lists it.
@@ -67,9 +77,7 @@ describe('compatibility: @linode/api-v4, later fields in linode naming', () => {
 
   it('gives VPC IP records the IPv6 and load balancer fields, empty', async () => {
     const vpc = await createVpc(api, owner, { subnets: [{ label: 'ips', ipv4: '10.3.0.0/24' }] })
-    const instance = await createInstance(api, owner, {
-      interfaces: [{ purpose: 'vpc', subnet_id: vpc.subnets[0].id }],
-    })
+    const instance = await createLinodeOn(vpc.id, vpc.subnets[0].id)
     const all = await call('getVPCsIPs')({}, { linode_id: instance.id })
     assert.equal(all.data[0].address, '10.3.0.2')
     assert.deepEqual({ ...all.data[0], ...NO_IPV6 }, all.data[0])
@@ -109,7 +117,7 @@ describe('document naming: no later fields', () => {
         type: 'g6-nanode-1',
         region: 'us-iad',
         image: 'compute/debian12',
-        root_pass: 'correct-Horse-battery-9',
+        root_pass: ROOT_PASS,
         interfaces: [{ purpose: 'vpc', subnet_id: vpc.subnets[0].id }],
       },
     })
