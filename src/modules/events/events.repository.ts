@@ -99,8 +99,9 @@ export interface EventScope {
   restrictedUserId: number | null
 }
 
-function visibility(uid: number | RawBuilder<number>): RawBuilder<SqlBool> {
-  return sql<SqlBool>`((events.grant_entity_type is null and events.user_id = ${uid}) or exists (select 1 from entity_grants g where g.user_id = ${uid} and g.entity_type = events.grant_entity_type and g.entity_id = events.grant_entity_id))`
+function visibility(uid: number | RawBuilder<number>, writable = false): RawBuilder<SqlBool> {
+  const permission = writable ? sql` and g.permissions = 'read_write'` : sql``
+  return sql<SqlBool>`((events.grant_entity_type is null and events.user_id = ${uid}) or exists (select 1 from entity_grants g where g.user_id = ${uid} and g.entity_type = events.grant_entity_type and g.entity_id = events.grant_entity_id${permission}))`
 }
 
 function scoped(db: Db, scope: EventScope) {
@@ -297,6 +298,10 @@ export async function findEvent(db: Db, scope: EventScope, id: number): Promise<
   return scoped(db, scope).where('events.id', '=', id).executeTakeFirst()
 }
 
+/**
+ * Marks the event and every older one seen; for a restricted user only those they could mark one
+ * by one (`read_write` on the entity, or their own on none): the older ones they only read stay.
+ */
 export async function markSeenThrough(db: Db, scope: EventScope, id: number): Promise<void> {
   let query = db
     .updateTable('events')
@@ -304,7 +309,7 @@ export async function markSeenThrough(db: Db, scope: EventScope, id: number): Pr
     .where('account_id', '=', scope.accountId)
     .where('id', '<=', id)
     .where('seen', '=', false)
-  if (scope.restrictedUserId !== null) query = query.where(visibility(scope.restrictedUserId))
+  if (scope.restrictedUserId !== null) query = query.where(visibility(scope.restrictedUserId, true))
   await query.execute()
 }
 

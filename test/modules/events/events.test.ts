@@ -288,6 +288,14 @@ describe('account events', () => {
     assert.deepEqual(seen, [false, false, false])
     assert.equal((await post(writable, 'seen')).status, 200)
     assert.equal((await post(own, 'seen')).status, 200)
+    // Marking their own (newer) event seen marked the older one they may write, not the one they
+    // only read: the owner sees that one unseen still.
+    const byOwner = (await list(owner)).body.data.map((e: { id: number; seen: boolean }) => [e.id, e.seen])
+    assert.deepEqual(byOwner, [
+      [own, true],
+      [writable, true],
+      [onlyRead, false],
+    ])
   })
 
   const seeded = async (api: TestApp, owner: TestUser) => {
