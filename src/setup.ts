@@ -70,6 +70,23 @@ export async function prepareDatabase(
 }
 
 /**
+ * Undoes what the start that created the database made of the default account (the account, its
+ * owner and tokens, by cascade), when that start fails before it is ready: the next start then
+ * creates it again, shows its token again and loads the seed file again. Without this a seed file
+ * that failed was never loaded, since only the creating start loads one, and the token shown by
+ * no start was lost.
+ */
+export async function forgetDefaultAccount(db: Db): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    await lockForSeeding(trx)
+    const known = await getMeta(trx, 'default_user_id')
+    const user = known === undefined ? undefined : await findUserById(trx, Number(known))
+    if (user !== undefined) await trx.deleteFrom('accounts').where('id', '=', user.account_id).execute()
+    await trx.deleteFrom('meta').where('key', 'in', ['default_user_id', 'bootstrap_token_hash']).execute()
+  })
+}
+
+/**
  * Creates the configured bootstrap token once: a later start with the same value leaves it alone,
  * so a revoked bootstrap token stays revoked. A different value is the operator's new token, and a
  * re-created default owner gets it again (it has no other token).

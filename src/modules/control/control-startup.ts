@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { ApiError } from '../../common/errors.ts'
+import { forgetDefaultAccount } from '../../setup.ts'
 import { StartupError } from '../../startup/startup-error.ts'
 import { ensureAdminKey } from './admin-key.ts'
 import { controlContextOf } from './control.routes.ts'
@@ -27,6 +28,8 @@ export async function startControls(
     try {
       await applySeedText(controlContextOf(app), options.seedFile.text)
     } catch (error) {
+      // Seeding is part of creating the database: a start that fails it leaves none behind.
+      await forgetDefaultAccount(app.db)
       if (!(error instanceof ApiError)) throw error
       const problems = error.errors.map((e) => (e.field ? `${e.field}: ${e.reason}` : e.reason))
       throw new StartupError(`the seed file ${options.seedFile.path} was not loaded: ${problems.join('; ')}`)

@@ -10,6 +10,7 @@ import { formatTimestamp } from '../../../src/common/time.ts'
 import { createTestDatabase, testDialect, testPostgresUrl } from '../../helpers/dialects.ts'
 import {
   postgresUrlForSchema,
+  processDatabase,
   type ServerProcess,
   startServerProcess,
   useServerPair,
@@ -221,6 +222,46 @@ describe('a bad seed file at start', () => {
       assert.equal(started.code, 1)
       assert.match(started.stderr, /seed file .* was not loaded: accounts\[0\]\.users\[0\]/)
     } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('a bad seed file at the first start, then a good one', () => {
+  it('leaves no default account behind: the next start creates it, shows its token and loads the seed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cloudplane-seed-again-'))
+    const database = await processDatabase(dir)
+    let server: ServerProcess | undefined
+    try {
+      const seedFile = join(dir, 'seed.yaml')
+      const seed = (ipv4: string) =>
+        `accounts:\n  - users:\n      - username: seed-again\n        email: again@example.com\n        tokens:\n          - token: "${SEEDED_TOKEN}"\n    vpcs:\n      - label: app\n        region: us-iad\n        subnets:\n          - label: web\n            ipv4: ${ipv4}\n`
+      writeFileSync(seedFile, seed('10.0.1.0/99'))
+      const env = { DATABASE_URL: database.url, DATA_DIR: dir, CLOUDPLANE_SEED_FILE: seedFile }
+      const failed = await cli(['serve', '--port', '0'], env)
+      assert.equal(failed.code, 1)
+      assert.match(failed.stderr, /seed file .* was not loaded: accounts\[0\]\.vpcs\[0\]\.subnets\[0\]\.ipv4/)
+
+      writeFileSync(seedFile, seed('10.0.1.0/24'))
+      server = await startServerProcess(env)
+      // The default account's first-start token is shown by this start, since none was before.
+      const token = /Bearer ([0-9a-f]{64})/.exec(server.output())?.[1]
+      assert.ok(token, server.output())
+      assert.equal(
+        (await fetch(`${server.baseUrl}/v4/profile`, { headers: { authorization: `Bearer ${token}` } }))
+          .status,
+        200,
+      )
+      const vpcs = await fetch(`${server.baseUrl}/v4/vpcs`, { headers: seeded })
+      assert.equal(vpcs.status, 200)
+      const page = (await vpcs.json()) as { data: Array<{ label: string; subnets: Array<{ ipv4: string }> }> }
+      assert.deepEqual(
+        page.data.map((v) => [v.label, v.subnets[0]?.ipv4]),
+        [['app', '10.0.1.0/24']],
+      )
+    } finally {
+      await server?.stop()
+      await database.drop()
       rmSync(dir, { recursive: true, force: true })
     }
   })
