@@ -74,7 +74,10 @@ export async function callControl(values: Values, call: ControlCall): Promise<Re
   if (res.status === 404 && !(await hasControlApi(base, key))) {
     throw new Error(`${base} has no control API (CLOUDPLANE_CONTROL=off?)`)
   }
-  throw new Error(`the server answered ${res.status}: ${reasons}`)
+  const message = `the server answered ${res.status}: ${reasons}`
+  // The server refused a value the command was given: a mistake in the arguments, as a local one is.
+  if (res.status === 400) throw new UsageError(message)
+  throw new Error(message)
 }
 
 /** Prints a JSON answer, indented, on stdout. */

@@ -37,7 +37,10 @@ export function ruleBody(values: Values): Record<string, unknown> {
     body.latency_ms = Number(m[1])
     if (m[2] !== undefined) body.latency_max_ms = Number(m[2])
   }
-  if (values.drop !== undefined) body.drop = true
+  if (values.drop !== undefined) {
+    if (values.drop !== 'yes') throw new UsageError(`--drop takes yes, got "${values.drop}"`)
+    body.drop = true
+  }
   return body
 }
 

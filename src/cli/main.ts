@@ -50,7 +50,8 @@ export async function runCli(argv: string[]): Promise<void> {
       process.stdout.write(overview(group))
       return
     }
-    throw new UsageError(`unknown command "${words.join(' ')}"; see cloudplane --help`)
+    const asked = first === 'help' ? argv.slice(1) : words
+    throw new UsageError(`unknown command "${asked.join(' ')}"; see cloudplane --help`)
   }
   const parsed = parseCommand(found.command, found.args)
   if (parsed.help) {

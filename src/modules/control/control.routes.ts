@@ -94,9 +94,11 @@ export const controlRoutes: FastifyPluginAsyncTypebox<ControlRoutesOptions> = as
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body))
 
   app.addHook('onRequest', async (request) => {
-    const key = request.headers[ADMIN_KEY_HEADER]
-    if (!(await isAdminKey(app.db, typeof key === 'string' ? key : undefined))) {
-      throw new ApiError('invalid_token', [{ reason: `Send the admin key in ${ADMIN_KEY_HEADER}` }])
+    const sent = request.headers[ADMIN_KEY_HEADER]
+    const key = typeof sent === 'string' && sent !== '' ? sent : undefined
+    if (!(await isAdminKey(app.db, key))) {
+      const reason = key === undefined ? `Send the admin key in ${ADMIN_KEY_HEADER}` : 'Wrong admin key'
+      throw new ApiError('invalid_token', [{ reason }])
     }
   })
 
