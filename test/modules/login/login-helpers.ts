@@ -2,7 +2,8 @@ import assert from 'node:assert/strict'
 import { createHash, randomBytes } from 'node:crypto'
 import { setUserPassword } from '../../../src/modules/login/password.service.ts'
 import type { TestApp, TestResponse } from '../../helpers/app.ts'
-import type { TestUser } from '../../helpers/factories.ts'
+import { createAccount, type TestUser } from '../../helpers/factories.ts'
+import { createOAuthClient } from '../oauth-clients/oauth-client-fixtures.ts'
 import {
   alignToStep,
   answerSecurityQuestions,
@@ -149,4 +150,22 @@ export async function authorizeAsUser(
   const allowed = await browser.submit('/oauth/authorize', { decision: 'allow' })
   assert.equal(allowed.status, 303, allowed.body)
   return new URL(String(allowed.headers.location))
+}
+
+/** An account with a password and a public client, and the PKCE authorization request it sends. */
+export async function publicClientSetup(api: TestApp, scope = 'account:read_only vpc:read_write') {
+  const owner = await createAccount(api)
+  await givePassword(api, owner)
+  const client = await createOAuthClient(api, owner, { public: true })
+  const pkce = pkcePair()
+  const params = {
+    client_id: client.id,
+    redirect_uri: REDIRECT,
+    response_type: 'code',
+    scope,
+    state: 'st-123',
+    code_challenge: pkce.challenge,
+    code_challenge_method: 'S256',
+  }
+  return { owner, client, pkce, params, browser: new FakeBrowser(api) }
 }

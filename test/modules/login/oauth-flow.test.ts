@@ -10,28 +10,14 @@ import {
   FakeBrowser,
   givePassword,
   pkcePair,
+  publicClientSetup,
   REDIRECT,
 } from './login-helpers.ts'
 
 describe('OAuth authorization server', () => {
   const api = useTestApp()
 
-  async function publicSetup(scope = 'account:read_only vpc:read_write') {
-    const owner = await createAccount(api)
-    await givePassword(api, owner)
-    const client = await createOAuthClient(api, owner, { public: true })
-    const pkce = pkcePair()
-    const params = {
-      client_id: client.id,
-      redirect_uri: REDIRECT,
-      response_type: 'code',
-      scope,
-      state: 'st-123',
-      code_challenge: pkce.challenge,
-      code_challenge_method: 'S256',
-    }
-    return { owner, client, pkce, params, browser: new FakeBrowser(api) }
-  }
+  const publicSetup = (scope?: string) => publicClientSetup(api, scope)
 
   it('walks a public client through sign-in, consent, code and token; the token acts with exactly its scopes', async () => {
     const { owner, client, pkce, params, browser } = await publicSetup()

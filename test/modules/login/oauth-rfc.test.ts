@@ -10,6 +10,7 @@ import {
   FakeBrowser,
   givePassword,
   pkcePair,
+  publicClientSetup,
   REDIRECT,
 } from './login-helpers.ts'
 
@@ -17,20 +18,8 @@ import {
 describe('OAuth: RFC 6749, 7009 and 7636 details', () => {
   const api = useTestApp()
 
-  async function publicTokens(scope = 'account:read_only vpc:read_write') {
-    const owner = await createAccount(api)
-    await givePassword(api, owner)
-    const client = await createOAuthClient(api, owner, { public: true })
-    const pkce = pkcePair()
-    const params = {
-      client_id: client.id,
-      redirect_uri: REDIRECT,
-      response_type: 'code',
-      scope,
-      state: 'st',
-      code_challenge: pkce.challenge,
-      code_challenge_method: 'S256',
-    }
+  async function publicTokens(scope?: string) {
+    const { owner, client, pkce, params } = await publicClientSetup(api, scope)
     const browser = new FakeBrowser(api)
     const back = await authorizeAsUser(browser, owner, params)
     const res = await exchangeCode(api, {
