@@ -230,6 +230,10 @@ export const lockUser = (db: Db, userId: number): Promise<void> => repo.lockUser
 export const updateUserSettings = (db: Db, userId: number, values: UserRowUpdate): Promise<UserRow> =>
   repo.updateUser(db, userId, values)
 
+/** Whether the user has two-factor on now (read under their lock: the actor's copy may be older). */
+export const hasTwoFactorOn = async (db: Db, userId: number): Promise<boolean> =>
+  (await repo.findUserById(db, userId))?.two_factor_auth === true
+
 export const setTwoFactorFlag = (db: Db, userId: number, enabled: boolean): Promise<void> =>
   repo.setTwoFactorFlag(db, userId, enabled)
 

@@ -4,7 +4,7 @@ import { addSeconds, type Clock, formatTimestamp } from '../../../common/time.ts
 import type { Db } from '../../../db/connect.ts'
 import { inTransaction } from '../../../db/transaction.ts'
 import { recordEvent } from '../../events/events.service.ts'
-import { lockUser, setTwoFactorFlag } from '../../users/users.service.ts'
+import { hasTwoFactorOn, lockUser, setTwoFactorFlag } from '../../users/users.service.ts'
 import { profileEntity, profileEvent } from '../profile-events.ts'
 import type { SecretBox } from '../secrets/secret-box.ts'
 import { hasAnsweredSecurityQuestions } from '../security-questions/security-questions.service.ts'
@@ -89,7 +89,8 @@ export async function disableTfa(ctx: RequestContext): Promise<void> {
     await lockUser(trx, userId)
     const tfa = await repo.findTfa(trx, userId)
     await repo.deleteTfa(trx, userId)
-    const wasOn = actor.user.two_factor_auth || (tfa?.secret_sealed ?? null) !== null
+    // As it is now, not as the request found it: disables sent together record one event.
+    const wasOn = (await hasTwoFactorOn(trx, userId)) || (tfa?.secret_sealed ?? null) !== null
     if (!wasOn) return
     await setTwoFactorFlag(trx, userId, false)
     await recordEvent(
