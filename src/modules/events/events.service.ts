@@ -115,7 +115,6 @@ export function recordEvent(db: Db, event: NewEvent): Promise<number> {
   return repo.recordEvent(db, event)
 }
 
-/** Moves a job's event along (started → finished or failed). */
 /** For services whose work is one at a time per entity (an image capture of an instance). */
 export function actionUnderWay(
   db: Db,
@@ -126,6 +125,7 @@ export function actionUnderWay(
   return repo.actionUnderWay(db, accountId, entity, action)
 }
 
+/** Moves a job's event along (started → finished or failed). */
 export function updateEventProgress(db: Db, id: number, progress: repo.EventProgress): Promise<void> {
   return repo.updateEventProgress(db, id, progress)
 }

@@ -53,10 +53,10 @@ export async function updateGlobalGrants(
   await updateRows(db, 'global_grants', { user_id: userId }, values)
 }
 
-/** Grants the permission on the entity, or with null takes the grant away. */
 /** The user, locked until the transaction ends (PostgreSQL): their deletion waits, or has happened. */
 export const lockGrantee = (db: Db, userId: number) => findRow(db, 'users', { id: userId }, { lock: true })
 
+/** Grants the permission on the entity, or with null takes the grant away. */
 export async function setEntityPermission(
   db: Db,
   userId: number,

@@ -56,9 +56,12 @@ export async function captureImage(ctx: RequestContext, body: CaptureImageBody):
     }
     if (disk.status !== 'ready') throw badRequest('Disk is not ready', 'disk_id')
     // A disk operation waits for the instance's other work, as on the real service: its power
-    // action, or another capture (the instance is locked, so two captures cannot both pass).
+    // action, or another timed capture (the instance is locked, so two cannot both pass). Instant
+    // work is done as far as clients can tell (the job only finishes its record): no wait.
     assertNotBusy(instance)
-    if (await actionUnderWay(tx.db, actor.accountId, { type: 'compute', id: instance.id }, 'disk_imagize')) {
+    const seconds = await workDuration(tx.db, 'image_capture')
+    const capturing = { type: 'compute', id: instance.id }
+    if (seconds > 0 && (await actionUnderWay(tx.db, actor.accountId, capturing, 'disk_imagize'))) {
       throw badRequest('This Compute is busy (an image is being captured); wait for it to finish')
     }
     // The image is made in the instance's region: none is made there during an outage.
@@ -79,7 +82,6 @@ export async function captureImage(ctx: RequestContext, body: CaptureImageBody):
     )
     // Instant unless the emulator is told the work takes time; then the event is scheduled and
     // a job moves it along (see jobs/work-progress.ts).
-    const seconds = await workDuration(tx.db, 'image_capture')
     const eventId = await recordEvent(
       tx.db,
       buildEvent(

@@ -24,7 +24,6 @@ const field = (form: Form, name: string): string | undefined => {
   return typeof value === 'string' ? value : undefined
 }
 
-/** Where a step may send the browser next: back to an authorization request, or the signed-in page. */
 /**
  * A client's id and secret from HTTP Basic credentials: each form-encoded before the two were
  * joined by the first colon (RFC 6749 §2.3.1), so a colon in a secret survives.
@@ -43,6 +42,7 @@ function basicCredentials(encoded: string): [string, string] {
   return [decode(id), decode(secret)]
 }
 
+/** Where a step may send the browser next: back to an authorization request, or the signed-in page. */
 function safeNext(next: string | undefined): string {
   return next !== undefined && /^\/oauth\/authorize\?[\x21-\x5b\x5d-\x7e]*$/.test(next) ? next : '/login/done'
 }

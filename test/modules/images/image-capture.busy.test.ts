@@ -87,6 +87,16 @@ describe('image capture while the instance is busy', () => {
     ])
   })
 
+  it('takes captures of one instance in a row while work is instant (the default)', async () => {
+    const owner = await createAccount(asTestApp(api))
+    const instance = await createInstance(owner)
+    // No job runs in between: with instant work nothing is under way as far as a client can tell.
+    for (const label of ['one', 'two', 'three']) {
+      const taken = await capture(owner, instance.diskId, label)
+      assert.equal(taken.status, 200, JSON.stringify(taken.body))
+    }
+  })
+
   it('refuses a capture while the instance is provisioning or booting, and takes it once it runs', async () => {
     await api.admin('PUT', '/work-durations', { compute_create: 30, compute_boot: 20 })
     const owner = await createAccount(asTestApp(api))
