@@ -100,14 +100,6 @@ const IDENTITY_KEYS: KeyMap = { rename: {} }
 const NULLABLE_STRING = { anyOf: [{ type: 'string' }, { type: 'null' }] }
 const NULLABLE_BOOLEAN = { anyOf: [{ type: 'boolean' }, { type: 'null' }] }
 const NULLABLE_INTEGER = { anyOf: [{ type: 'integer' }, { type: 'null' }] }
-const SUBNET_BALANCERS = {
-  type: 'array',
-  items: {
-    type: 'object',
-    properties: { id: { type: 'integer' }, ipv4_range: { type: 'string' } },
-    required: ['id', 'ipv4_range'],
-  },
-}
 const SLAAC_ADDRESSES = {
   type: 'array',
   items: { type: 'object', properties: { slaac_address: { type: 'string' } }, required: ['slaac_address'] },
@@ -255,18 +247,6 @@ function realVocabulary(): Vocabulary {
       extra: [{ key: 'user_type', value: 'default', schema: { type: 'string' } }],
     },
     user: { rename: {}, extra: [{ key: 'user_type', value: 'default', schema: { type: 'string' } }] },
-    // The interface's config profile: data, which the services send along in either naming.
-    subnetInterface: {
-      rename: {},
-      order: ['id', 'active', 'config_id'],
-      extra: [{ key: 'config_id', value: null, schema: NULLABLE_INTEGER }],
-    },
-    // No load balancer joins a subnet here.
-    subnet: {
-      rename: {},
-      order: ['id', 'label', 'ipv4', 'linodes', 'nodebalancers', 'created', 'updated'],
-      extra: [{ key: 'nodebalancers', value: [], schema: SUBNET_BALANCERS }],
-    },
     // Every record is an instance's IPv4 address or range: no IPv6 and no load balancer.
     vpcIp: {
       rename: {},

@@ -1,4 +1,4 @@
-import { type KeysKind, TERM, TERM_KEYS, type TermKind } from './terms.ts'
+import { type KeysKind, LATER_KEYS, TERM, TERM_KEYS, type TermKind } from './terms.ts'
 import type { Vocabulary } from './vocabulary.ts'
 
 /**
@@ -157,7 +157,7 @@ const wireSchemas = new WeakMap<Vocabulary, [WeakMap<object, unknown>, WeakMap<o
 function objectWireSchema(vocabulary: Vocabulary, schema: Schema, extrasRequired: boolean): Schema {
   const out: Schema = {}
   for (const [key, value] of Object.entries(schema)) {
-    if (key === TERM || key === TERM_KEYS) continue
+    if (key === TERM || key === TERM_KEYS || key === LATER_KEYS) continue
     out[key] =
       key === 'properties' || key === 'enum' || key === 'const' || key === 'examples'
         ? key === 'properties'
@@ -175,6 +175,12 @@ function objectWireSchema(vocabulary: Vocabulary, schema: Schema, extrasRequired
     if (Array.isArray(out.examples)) {
       out.examples = out.examples.map((e) => (typeof e === 'string' ? vocabulary.toWire(termKind, e) : e))
     }
+  }
+  const later = schema[LATER_KEYS] as string[] | undefined
+  if (later !== undefined && !vocabulary.laterFields && isObject(out.properties)) {
+    out.properties = Object.fromEntries(Object.entries(out.properties).filter(([k]) => !later.includes(k)))
+    if (Array.isArray(out.required))
+      out.required = (out.required as string[]).filter((k) => !later.includes(k))
   }
   const keys = schema[TERM_KEYS] as KeysKind | undefined
   if (keys === undefined || !isObject(out.properties)) return out

@@ -50,8 +50,8 @@ export function subnetJsonParts(s: SubnetFields): JsonParts {
 
 /**
  * A VPC's wire JSON, for the `vpcs` row of the query it is selected in; with `laterFields` (the
- * real naming), each subnet interface's `config_id` too (docs/decisions.md, "Fields of later
- * versions").
+ * real naming), each subnet interface's `config_id` and each subnet's `nodebalancers` too
+ * (docs/decisions.md, "Fields of later versions"), so the text goes out as it is either way.
  */
 export function vpcJson(dialect: SqlDialect, laterFields: boolean): RawBuilder<string> {
   return RENDERED[dialect === 'postgres' ? 'postgres' : 'sqlite'][laterFields ? 1 : 0]
@@ -81,7 +81,7 @@ const postgres: JsonSyntax = {
 }
 
 const subnet = (j: JsonSyntax, laterFields: boolean) =>
-  `'{"id":' || s.id || s.json_head || ',"linodes":' || ${subnetLinodesJson(j, laterFields)} || s.json_tail`
+  `'{"id":' || s.id || s.json_head || ',"linodes":' || ${subnetLinodesJson(j, laterFields)} || ${laterFields ? `',"nodebalancers":[]' || ` : ''}s.json_tail`
 
 const vpc = (j: JsonSyntax, laterFields: boolean) =>
   `'{"id":' || vpcs.id || vpcs.json_head || ',"subnets":' || ${j.array(subnet(j, laterFields), 's.id', 'subnets as s where s.vpc_id = vpcs.id')} || vpcs.json_tail`

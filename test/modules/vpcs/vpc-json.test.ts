@@ -146,12 +146,15 @@ describe('VPC JSON rendered by the database', () => {
           // With the fields of later versions (the real naming), each interface names its profile.
           const later = {
             ...vpc,
-            subnets: subnets.map((s) => ({
+            subnets: subnets.map(({ created, updated, ...s }) => ({
               ...s,
               linodes: s.linodes.map((l) => ({
                 ...l,
                 interfaces: l.interfaces.map((i) => ({ ...i, config_id: configId })),
               })),
+              nodebalancers: [],
+              created,
+              updated,
             })),
           }
           assert.equal((await find(true)).json, JSON.stringify(later))

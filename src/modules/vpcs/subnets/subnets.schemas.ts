@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox'
 import { idParams } from '../../../common/id-params.ts'
 import { Nullable, Page, TimestampSchema } from '../../../common/schemas.ts'
-import { termKeys } from '../../../vocabulary/terms.ts'
+import { laterKeys } from '../../../vocabulary/terms.ts'
 
 const OCTET = '(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])'
 
@@ -25,15 +25,14 @@ export const NetworkLabelSchema = Type.String({
   ],
 })
 
+/** `config_id`, the interface's profile, is a later field: the document's naming drops it. */
 export const SubnetInterfaceSchema = Type.Object(
-  { id: Type.Integer(), active: Type.Boolean() },
-  termKeys('subnetInterface'),
+  { id: Type.Integer(), active: Type.Boolean(), config_id: Type.Integer() },
+  laterKeys('config_id'),
 )
-/**
- * An interface as the services make it: its config profile too, which only the real naming's
- * schema sends (docs/decisions.md, "Fields of later versions"); the document's drops it.
- */
-export type SubnetInterface = Static<typeof SubnetInterfaceSchema> & { config_id: number }
+
+/** A load balancer on the subnet: none here (a later field, as the subnet's list of them is). */
+const SubnetBalancerSchema = Type.Object({ id: Type.Integer(), ipv4_range: Type.String() })
 
 /** An instance with a config interface on the subnet; the field keeps its original name `linodes`. */
 export const SubnetComputeSchema = Type.Object({
@@ -47,10 +46,11 @@ export const SubnetSchema = Type.Object(
     label: Type.String(),
     ipv4: Type.String(),
     linodes: Type.Array(SubnetComputeSchema),
+    nodebalancers: Type.Array(SubnetBalancerSchema),
     created: TimestampSchema,
     updated: Nullable(TimestampSchema),
   },
-  termKeys('subnet'),
+  laterKeys('nodebalancers'),
 )
 export type Subnet = Static<typeof SubnetSchema>
 export type SubnetCompute = Static<typeof SubnetComputeSchema>

@@ -21,13 +21,7 @@ import {
 import { deleteSubnetWithEvent, insertSubnetWithEvent } from './subnet-event-writes.ts'
 import { checkSubnetRange, firstOverlap, type NamedRange } from './subnet-ranges.ts'
 import * as repo from './subnets.repository.ts'
-import type {
-  CreateSubnetBody,
-  Subnet,
-  SubnetCompute,
-  SubnetInterface,
-  UpdateSubnetBody,
-} from './subnets.schemas.ts'
+import type { CreateSubnetBody, Subnet, SubnetCompute, UpdateSubnetBody } from './subnets.schemas.ts'
 import type { SubnetRow } from './subnets.table.ts'
 
 /** At most 10 subnets per VPC (docs/service-facts.md#vpc-limits). */
@@ -51,9 +45,11 @@ export function groupAttachments(rows: readonly SubnetAttachment[]): Map<number,
       instances.push(last)
     }
     // SQLite may hand back 1/0 where a column is not declared boolean (derived results).
-    const active = row.active === true || (row.active as unknown) === 1
-    const attached: SubnetInterface = { id: row.id, active, config_id: row.config_id }
-    last.interfaces.push(attached)
+    last.interfaces.push({
+      id: row.id,
+      active: row.active === true || (row.active as unknown) === 1,
+      config_id: row.config_id,
+    })
   }
   return bySubnet
 }
@@ -64,6 +60,7 @@ export function toSubnet(row: SubnetRow, linodes: SubnetCompute[] = []): Subnet 
     label: row.label,
     ipv4: row.ipv4,
     linodes,
+    nodebalancers: [],
     created: row.created,
     updated: row.updated,
   }
