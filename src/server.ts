@@ -177,7 +177,7 @@ export async function startServer(config: Config): Promise<FastifyInstance> {
     if (setup.createdSchema) logger.info({ schema: setup.createdSchema }, 'created the PostgreSQL schema')
     await assertSameSecretKey(db, app.secretBox)
     await assertSameNaming(db, config.naming)
-    controls = await startControls(app, { ...config, createdDatabase: setup.created !== undefined })
+    controls = await startControls(app, { ...config, createdDatabase: setup.created?.database === true })
   } catch (error) {
     await app.close()
     throw error

@@ -16,8 +16,11 @@ export const DEFAULT_EMAIL = 'admin@example.com'
 
 export interface SetupResult {
   migrations: string[]
-  /** Set on the start that created the default account. */
-  created?: { username: string; token?: string }
+  /**
+   * Set on the start that created the default account; `database` when it made the database's
+   * first one (not one again, for a default user someone removed): a seed file is for that start.
+   */
+  created?: { username: string; token?: string; database: boolean }
 }
 
 /**
@@ -45,7 +48,7 @@ export async function prepareDatabase(
       })
       userId = user.id
       await setMeta(trx, 'default_user_id', String(user.id))
-      result = { username: user.username }
+      result = { username: user.username, database: known === undefined }
       if (options.bootstrapToken === undefined) {
         const issued = await issueToken(trx, {
           userId,

@@ -267,6 +267,38 @@ describe('a bad seed file at the first start, then a good one', () => {
   })
 })
 
+describe('a seed file on a database whose default user was removed', () => {
+  it('is not loaded again: the start re-creates the default user alone', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cloudplane-seed-once-'))
+    const database = await processDatabase(dir)
+    let server: ServerProcess | undefined
+    try {
+      const seedFile = join(dir, 'seed.yaml')
+      writeFileSync(
+        seedFile,
+        `accounts:\n  - users:\n      - username: seed-once\n        email: once@example.com\n        tokens:\n          - token: "${SEEDED_TOKEN}"\n`,
+      )
+      const env = { DATABASE_URL: database.url, DATA_DIR: dir, CLOUDPLANE_SEED_FILE: seedFile }
+      server = await startServerProcess(env)
+      await server.stop()
+      const db = database.open()
+      try {
+        await db.deleteFrom('users').where('username', '=', 'admin').execute()
+      } finally {
+        await db.destroy()
+      }
+      // Loading the file again would meet its own users: the start would fail, and with it every start.
+      server = await startServerProcess(env)
+      assert.match(server.output(), /created the default account/)
+      assert.equal((await fetch(`${server.baseUrl}/v4/profile`, { headers: seeded })).status, 200)
+    } finally {
+      await server?.stop()
+      await database.drop()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
+
 describe('the control API is off by default on PostgreSQL', {
   skip: testDialect() !== 'postgres' && 'PostgreSQL run only',
 }, () => {
