@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict'
-import { execFile } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -8,43 +7,23 @@ import { fileURLToPath } from 'node:url'
 import {
   type ProcessDatabase,
   processDatabase,
+  runScript,
   type ServerProcess,
   startServerProcess,
 } from '../helpers/processes.ts'
 
 const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url))
 
-interface Run {
-  status: number | null
-  stdout: string
-  stderr: string
-}
-
-function cleanEnv(extra: Record<string, string>): Record<string, string | undefined> {
-  const {
-    DATA_DIR: _d,
-    DATABASE_URL: _u,
-    PORT: _p,
-    CLOUDPLANE_ADMIN_KEY: _k,
-    CLOUDPLANE_URL: _c,
-    ...rest
-  } = process.env
-  return { ...rest, LOG_LEVEL: 'warn', ...extra }
-}
-
-function run(args: string[], env: Record<string, string> = {}, timeout = 60_000): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [CLI, ...args],
-      { env: cleanEnv(env), encoding: 'utf8', timeout },
-      (error, stdout, stderr) => {
-        const status = error === null ? 0 : typeof error.code === 'number' ? error.code : null
-        resolve({ status, stdout, stderr })
-      },
-    )
+/** `cloudplane <args>`, its environment only what the test gives (no database or server of the shell's). */
+const run = (args: string[], env: Record<string, string> = {}) =>
+  runScript(CLI, args, {
+    DATA_DIR: '',
+    DATABASE_URL: '',
+    PORT: '',
+    CLOUDPLANE_ADMIN_KEY: '',
+    CLOUDPLANE_URL: '',
+    ...env,
   })
-}
 
 const ADMIN_KEY = 'cli-admin-key-0123456789'
 
@@ -69,11 +48,7 @@ describe('cli: account create refuses what the API refuses', () => {
     const notEmail = 'a@b.c"<script>'
     for (const [i, email] of [tooLong, notEmail].entries()) {
       const result = await run(['account', 'create', '--username', `probe-mail-${i}`, '--email', email], env)
-      assert.equal(
-        result.status,
-        2,
-        `--email ${email.slice(0, 20)}…: exit ${result.status}: ${result.stderr}`,
-      )
+      assert.equal(result.code, 2, `--email ${email.slice(0, 20)}…: exit ${result.code}: ${result.stderr}`)
       assert.equal(result.stdout, '', 'no token for an account with an email the API would refuse')
     }
   })
@@ -106,7 +81,7 @@ describe('cli: control commands, their argument mistakes and refusals', () => {
     const result = await run(['fault', 'add', '--drop', 'no', '--times', '1'], env)
     const list = await run(['fault', 'list'], env)
     await run(['fault', 'clear'], env)
-    assert.equal(result.status, 2, `exit ${result.status}; added: ${result.stdout}`)
+    assert.equal(result.code, 2, `exit ${result.code}; added: ${result.stdout}`)
     assert.doesNotMatch(list.stdout, /"kind": "drop"/)
   })
 
@@ -119,14 +94,14 @@ describe('cli: control commands, their argument mistakes and refusals', () => {
     ]
     for (const args of cases) {
       const result = await run(args, env)
-      assert.equal(result.status, 2, `${args.join(' ')}: exit ${result.status}: ${result.stderr}`)
+      assert.equal(result.code, 2, `${args.join(' ')}: exit ${result.code}: ${result.stderr}`)
     }
     await run(['fault', 'clear'], env)
   })
 
   it('a wrong admin key is named as wrong, not as missing', async () => {
     const result = await run(['clock', 'show', '--admin-key', 'not-the-key-0123456789'], env)
-    assert.equal(result.status, 1)
+    assert.equal(result.code, 1)
     assert.equal(result.stderr, 'cloudplane: the server answered 401: Wrong admin key\n')
   })
 })
@@ -134,7 +109,7 @@ describe('cli: control commands, their argument mistakes and refusals', () => {
 describe('cli: help for an unknown command', () => {
   it('cloudplane help frobnicate names the command, not "frobnicate --help"', async () => {
     const result = await run(['help', 'frobnicate'])
-    assert.equal(result.status, 2)
+    assert.equal(result.code, 2)
     assert.equal(result.stderr, 'cloudplane: unknown command "frobnicate"; see cloudplane --help\n')
   })
 })

@@ -3,6 +3,7 @@ import { beforeEach, describe, it } from 'node:test'
 import type { TestApp } from '../../helpers/app.ts'
 import { createAccount, type TestUser } from '../../helpers/factories.ts'
 import { type ControlApp, useControlApp } from '../control/control-app.ts'
+import { createInstance, rootDisk } from './image-helpers.ts'
 
 const asTestApp = (api: ControlApp) => api as unknown as TestApp
 
@@ -20,26 +21,9 @@ describe('image capture while the instance is busy', () => {
   const advance = async (by: string) =>
     assert.equal((await api.admin('POST', '/clock/advance', { by })).status, 200)
 
-  async function createInstance(owner: TestUser): Promise<{ id: number; diskId: number; status: string }> {
-    const created = await api.request({
-      method: 'POST',
-      url: '/v4/compute/instances',
-      headers: owner.headers,
-      payload: {
-        type: 'g6-standard-1',
-        region: 'us-ord',
-        image: 'compute/debian12',
-        root_pass: 'Correct-Horse-9',
-      },
-    })
-    assert.equal(created.status, 200, JSON.stringify(created.body))
-    const disks = await api.request({
-      method: 'GET',
-      url: `/v4/compute/instances/${created.body.id}/disks`,
-      headers: owner.headers,
-    })
-    const disk = disks.body.data.find((d: { filesystem: string }) => d.filesystem === 'ext4')
-    return { id: created.body.id, diskId: disk.id, status: created.body.status }
+  const deployed = async (owner: TestUser) => {
+    const instance = await createInstance(asTestApp(api), owner)
+    return { id: instance.id, diskId: rootDisk(instance).id, status: instance.status }
   }
 
   const capture = (owner: TestUser, diskId: number, label: string) =>
@@ -52,8 +36,8 @@ describe('image capture while the instance is busy', () => {
 
   it('refuses a second capture of an instance while its first runs, and takes one once it is done', async () => {
     const owner = await createAccount(asTestApp(api))
-    const instance = await createInstance(owner)
-    const other = await createInstance(owner)
+    const instance = await deployed(owner)
+    const other = await deployed(owner)
     await api.admin('PUT', '/work-durations', { image_capture: 90 })
     const first = await capture(owner, instance.diskId, 'first')
     assert.equal(first.status, 200, JSON.stringify(first.body))
@@ -89,7 +73,7 @@ describe('image capture while the instance is busy', () => {
 
   it('takes captures of one instance in a row while work is instant (the default)', async () => {
     const owner = await createAccount(asTestApp(api))
-    const instance = await createInstance(owner)
+    const instance = await deployed(owner)
     // No job runs in between: with instant work nothing is under way as far as a client can tell.
     for (const label of ['one', 'two', 'three']) {
       const taken = await capture(owner, instance.diskId, label)
@@ -100,7 +84,7 @@ describe('image capture while the instance is busy', () => {
   it('refuses a capture while the instance is provisioning or booting, and takes it once it runs', async () => {
     await api.admin('PUT', '/work-durations', { compute_create: 30, compute_boot: 20 })
     const owner = await createAccount(asTestApp(api))
-    const instance = await createInstance(owner)
+    const instance = await deployed(owner)
     assert.equal(instance.status, 'provisioning')
     const refused = await capture(owner, instance.diskId, 'early')
     assert.equal(refused.status, 400)

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { nowTimestamp } from '../../../src/common/time.ts'
 import { insertDisk } from '../../../src/modules/compute/disks/disks.repository.ts'
-import { type TestApp, useTestApp } from '../../helpers/app.ts'
+import { useTestApp } from '../../helpers/app.ts'
 import {
   createAccount,
   createUser,
@@ -11,40 +11,7 @@ import {
   type TestUser,
 } from '../../helpers/factories.ts'
 import { securitySuite } from '../../helpers/security-suite.ts'
-
-interface Disk {
-  id: number
-  label: string
-  filesystem: string
-  size: number
-}
-
-/** An instance deployed from Debian 12: an ext4 root disk and a swap disk. */
-async function createInstance(
-  api: TestApp,
-  owner: TestUser,
-): Promise<{ id: number; label: string; disks: Disk[] }> {
-  const res = await api.request({
-    method: 'POST',
-    url: '/v4/compute/instances',
-    headers: owner.headers,
-    payload: {
-      type: 'g6-standard-1',
-      region: 'us-ord',
-      image: 'compute/debian12',
-      root_pass: 'Correct-Horse-9',
-    },
-  })
-  if (res.status !== 200) throw new Error(`instance create failed: ${JSON.stringify(res.body)}`)
-  const disks = await api.request({
-    method: 'GET',
-    url: `/v4/compute/instances/${res.body.id}/disks`,
-    headers: owner.headers,
-  })
-  return { id: res.body.id, label: res.body.label, disks: disks.body.data }
-}
-
-const rootDisk = (instance: { disks: Disk[] }) => instance.disks.find((d) => d.filesystem === 'ext4') as Disk
+import { createInstance, type Disk, rootDisk } from './image-helpers.ts'
 
 describe('image capture from a disk', () => {
   const api = useTestApp()

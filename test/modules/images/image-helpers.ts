@@ -73,3 +73,38 @@ export async function createImage(
   if (res.status !== 200) throw new Error(`upload failed: ${res.status} ${JSON.stringify(res.body)}`)
   return { id: started.image.id, numericId: Number(started.image.id.split('/')[1]) }
 }
+
+export interface Disk {
+  id: number
+  label: string
+  filesystem: string
+  size: number
+}
+
+/** An instance deployed from Debian 12 (an ext4 root disk and a swap disk), with its status as created. */
+export async function createInstance(
+  api: TestApp,
+  owner: TestUser,
+): Promise<{ id: number; label: string; status: string; disks: Disk[] }> {
+  const res = await api.request({
+    method: 'POST',
+    url: '/v4/compute/instances',
+    headers: owner.headers,
+    payload: {
+      type: 'g6-standard-1',
+      region: 'us-ord',
+      image: 'compute/debian12',
+      root_pass: 'Correct-Horse-9',
+    },
+  })
+  if (res.status !== 200) throw new Error(`instance create failed: ${JSON.stringify(res.body)}`)
+  const disks = await api.request({
+    method: 'GET',
+    url: `/v4/compute/instances/${res.body.id}/disks`,
+    headers: owner.headers,
+  })
+  return { id: res.body.id, label: res.body.label, status: res.body.status, disks: disks.body.data }
+}
+
+export const rootDisk = (instance: { disks: Disk[] }) =>
+  instance.disks.find((d) => d.filesystem === 'ext4') as Disk
