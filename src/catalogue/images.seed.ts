@@ -18,6 +18,7 @@ export async function syncPublicImages(db: Db, images: CatalogueImage[] = PUBLIC
     status: 'available',
     size: image.size,
     capabilities: JSON.stringify(image.capabilities),
+    tags: '[]',
     is_public: true,
     deprecated: image.deprecated,
     vendor: image.vendor,

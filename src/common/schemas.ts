@@ -31,6 +31,9 @@ export const IdSchema = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTE
  */
 export const IdParamSchema = Type.String({ pattern: '^[1-9][0-9]{0,15}$' })
 
+/** A taggable resource's tags, as a request gives them: each name 3-50 characters, 100 at most. */
+export const TagsSchema = Type.Array(Type.String({ minLength: 3, maxLength: 50 }), { maxItems: 100 })
+
 export const ErrorItemSchema = Type.Object({
   reason: Type.String(),
   field: Type.Optional(Type.String()),

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import type { ErrorItem } from '../common/errors.ts'
+import { LATER_KEYS } from './terms.ts'
 import { DOCUMENT_VOCABULARY, type Vocabulary } from './vocabulary.ts'
 import {
   type FilterFields,
@@ -59,6 +60,8 @@ async function vocabularyPlugin(
     const schema = route.schema as Record<string, unknown> | undefined
     if (schema === undefined) return
     const wire = vocabulary.identity ? undefined : routeWire(vocabulary, schema)
+    const ignored = vocabulary.laterFields ? [] : laterKeysOf(schema.body)
+    if (ignored.length > 0) route.preValidation = append(route.preValidation, ignoreKeys(ignored))
     route.schema = {
       ...schema,
       ...(schema.body !== undefined && { body: wireSchema(vocabulary, schema.body, false) }),
@@ -94,6 +97,24 @@ function routeWire(vocabulary: Vocabulary, schema: Record<string, unknown>): Rou
     ...(filter && filter.size > 0 && { filter }),
     fields,
   }
+}
+
+/** The body's own fields of later versions (`laterKeys`), which the document's version lacks. */
+function laterKeysOf(body: unknown): string[] {
+  const keys =
+    typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[LATER_KEYS] : undefined
+  return Array.isArray(keys) ? (keys as string[]) : []
+}
+
+/**
+ * Removes a body's fields of later versions before validation: the document's version ignores
+ * fields it does not know, neither checking nor keeping them (its schema drops them, and
+ * validation alone would let them through to the handler).
+ */
+const ignoreKeys = (keys: string[]) => async (request: FastifyRequest) => {
+  const body = request.body
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return
+  for (const key of keys) delete (body as Record<string, unknown>)[key]
 }
 
 /** A route's hooks of one kind with one more after them. */

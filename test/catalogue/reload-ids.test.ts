@@ -24,6 +24,7 @@ async function nextImageId(db: Db): Promise<number> {
       status: 'available',
       size: 1,
       capabilities: '[]',
+      tags: '[]',
       is_public: false,
       deprecated: false,
       created: '2024-01-01T00:00:00',

@@ -38,6 +38,19 @@ export const PUBLIC_IMAGE_KEYS = [
   'capabilities',
 ]
 
+/**
+ * An image's keys under the real naming, with the fields of later versions: `tags` after `type`
+ * (linodego TestImage_CreateUpload, 2024-06), the later two last.
+ */
+export const LATER_PRIVATE_IMAGE_KEYS = [
+  ...PRIVATE_IMAGE_KEYS.slice(0, PRIVATE_IMAGE_KEYS.indexOf('type') + 1),
+  'tags',
+  ...PRIVATE_IMAGE_KEYS.slice(PRIVATE_IMAGE_KEYS.indexOf('type') + 1),
+  'total_size',
+  'regions',
+]
+export const LATER_PUBLIC_IMAGE_KEYS = [...PUBLIC_IMAGE_KEYS, 'tags', 'total_size', 'regions']
+
 /** An instance's keys, in the order the real service sends them. */
 export const INSTANCE_KEYS = [
   'id',

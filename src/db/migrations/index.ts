@@ -26,6 +26,7 @@ import * as vpcListCounter from './2026_11_27_0500_vpc_list_counter.ts'
 import * as eventPageVersions from './2026_11_27_0900_event_page_versions.ts'
 import * as talliesWithoutRowid from './2026_11_27_1200_tallies_without_rowid.ts'
 import * as eventTalliesAtCommit from './2026_11_27_1500_event_tallies_at_commit.ts'
+import * as imageTags from './2026_11_29_2000_image_tags.ts'
 
 /**
  * Every migration, in order. A static list rather than a folder scan, so the set is explicit and
@@ -59,4 +60,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_0900_event_page_versions': eventPageVersions,
   '2026_11_27_1200_tallies_without_rowid': talliesWithoutRowid,
   '2026_11_27_1500_event_tallies_at_commit': eventTalliesAtCommit,
+  '2026_11_29_2000_image_tags': imageTags,
 }

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox'
 import { idParams } from '../../common/id-params.ts'
-import { Page, TimestampSchema } from '../../common/schemas.ts'
+import { Page, TagsSchema, TimestampSchema } from '../../common/schemas.ts'
 
 const DomainTypeSchema = Type.Union([Type.Literal('master'), Type.Literal('slave')])
 const DomainStatusSchema = Type.Union([
@@ -34,8 +34,6 @@ export const DomainPageSchema = Page(DomainSchema)
 
 const SecondsSchema = Type.Integer({ minimum: 0 })
 const AddressesSchema = Type.Array(Type.String({ maxLength: 64 }), { maxItems: 100 })
-const TagsSchema = Type.Array(Type.String({ minLength: 3, maxLength: 50 }), { maxItems: 100 })
-
 /** Fields a zone takes at creation and later; the rules beyond their shapes are the service's. */
 const changeable = {
   domain: Type.String({ minLength: 1, maxLength: 253 }),

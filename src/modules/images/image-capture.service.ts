@@ -74,6 +74,7 @@ export async function captureImage(ctx: RequestContext, body: CaptureImageBody):
         label: body.label ?? disk.label,
         description: body.description,
         cloudInit: body.cloud_init,
+        tags: body.tags,
         region: instance.region,
         status: 'creating',
         size: disk.size,

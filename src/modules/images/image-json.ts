@@ -7,11 +7,12 @@ import type { SqlDialect } from '../../db/dialects/dialect.ts'
  * in, so that a page of images is one string instead of rows mapped to objects and serialized
  * again through a union schema. Text goes through the engine's own JSON quoting (`json_quote`,
  * `to_json`), which escapes what JSON.stringify escapes (SQLite's `json_quote(null)` is `null`);
- * timestamps in the API's format; `capabilities` is stored as JSON.stringify wrote it. A test
- * holds the result equal to what the API serializes.
+ * timestamps in the API's format; `capabilities` and `tags` are stored as JSON.stringify wrote
+ * them. With `laterFields`, the fields of later versions too (images.schemas.ts). A test holds the
+ * result equal to what the API serializes.
  */
-export function imageJson(dialect: SqlDialect): RawBuilder<string> {
-  return dialect === 'postgres' ? postgresImageJson : sqliteImageJson
+export function imageJson(dialect: SqlDialect, laterFields = false): RawBuilder<string> {
+  return (dialect === 'postgres' ? postgresImageJson : sqliteImageJson)[laterFields ? 1 : 0]
 }
 
 /** Each wire field of an image as JSON text, in one dialect. */
@@ -30,7 +31,10 @@ type Fields = Record<
   | 'expiry'
   | 'eol'
   | 'status'
-  | 'capabilities',
+  | 'capabilities'
+  | 'tags'
+  | 'total_size'
+  | 'regions',
   string
 >
 
@@ -70,7 +74,33 @@ const PUBLIC_ORDER: Array<keyof Fields> = [
   'capabilities',
 ]
 
+/** Each order with the fields of later versions where the real service sends them. */
+const LATER_PRIVATE_ORDER: Array<keyof Fields> = [
+  ...PRIVATE_ORDER.slice(0, PRIVATE_ORDER.indexOf('type') + 1),
+  'tags',
+  ...PRIVATE_ORDER.slice(PRIVATE_ORDER.indexOf('type') + 1),
+  'total_size',
+  'regions',
+]
+const LATER_PUBLIC_ORDER: Array<keyof Fields> = [...PUBLIC_ORDER, 'tags', 'total_size', 'regions']
+
 const bool = (column: string) => `case when ${column} then 'true' else 'false' end`
+
+/** The image's JSON without and with the fields of later versions, given how a dialect builds an object. */
+const renderings = (
+  object: (order: Array<keyof Fields>) => string,
+): [RawBuilder<string>, RawBuilder<string>] =>
+  [
+    [PUBLIC_ORDER, PRIVATE_ORDER],
+    [LATER_PUBLIC_ORDER, LATER_PRIVATE_ORDER],
+  ].map(
+    ([publicOrder, privateOrder]) =>
+      sql<string>`${sql.raw(`case when images.is_public then ${object(publicOrder as Array<keyof Fields>)} else ${object(privateOrder as Array<keyof Fields>)} end`)}`,
+  ) as [RawBuilder<string>, RawBuilder<string>]
+
+/** `regions`: the one region a private image is stored in, with its status there; none for public ones. */
+const regions = (quote: (text: string) => string) =>
+  `case when images.region is null then '[]' else '[{"region":' || ${quote('images.region')} || ',"status":' || case images.status when 'pending_upload' then '"pending"' else ${quote('images.status')} end || '}]' end`
 
 /** The parts of one object, in order: constant text and expressions, alternating. */
 const parts = (fields: Fields, order: Array<keyof Fields>): string[] =>
@@ -93,13 +123,14 @@ const sqliteFields: Fields = {
   eol: sqliteQuote('images.eol'),
   status: sqliteQuote('images.status'),
   capabilities: 'images.capabilities',
+  tags: 'images.tags',
+  total_size: 'images.size',
+  regions: regions(sqliteQuote),
 }
 
 // concat() builds the text in one allocation, where each `||` copies the text so far.
 const sqliteObject = (order: Array<keyof Fields>) => `concat(${parts(sqliteFields, order).join(', ')})`
-const sqliteImageJson = sql<string>`${sql.raw(
-  `case when images.is_public then ${sqliteObject(PUBLIC_ORDER)} else ${sqliteObject(PRIVATE_ORDER)} end`,
-)}`
+const sqliteImageJson = renderings(sqliteObject)
 
 const pgText = (column: string) => `coalesce(to_json(${column})::text, 'null')`
 const pgTimestamp = (column: string) => pgText(`to_char(${column}, 'YYYY-MM-DD"T"HH24:MI:SS')`)
@@ -119,9 +150,10 @@ const postgresFields: Fields = {
   eol: pgTimestamp('images.eol'),
   status: pgText('images.status'),
   capabilities: 'images.capabilities',
+  tags: 'images.tags',
+  total_size: 'images.size::text',
+  regions: regions((column) => `to_json(${column})::text`),
 }
 
 const postgresObject = (order: Array<keyof Fields>) => parts(postgresFields, order).join(' || ')
-const postgresImageJson = sql<string>`${sql.raw(
-  `case when images.is_public then ${postgresObject(PUBLIC_ORDER)} else ${postgresObject(PRIVATE_ORDER)} end`,
-)}`
+const postgresImageJson = renderings(postgresObject)

@@ -71,6 +71,7 @@ export async function createUpload(
         label: body.label,
         description: body.description,
         cloudInit: body.cloud_init,
+        tags: body.tags,
         region: body.region,
         status: 'pending_upload',
         size: 0,

@@ -66,7 +66,11 @@ const IMAGE_ORDER: OrderTerm[] = [
  */
 export const imageListStatements = defineShaped(
   'image list json',
-  (db, shape: { filter: string | null; scope: 'public' | 'account' | 'restricted' }, dialect) => {
+  (
+    db,
+    shape: { filter: string | null; scope: 'public' | 'account' | 'restricted'; laterFields: boolean },
+    dialect,
+  ) => {
     const { where, order } = listCriteria({
       filter: shape.filter ?? undefined,
       spec: IMAGE_FILTERS,
@@ -144,23 +148,28 @@ export const imageListStatements = defineShaped(
       (db as Db)
         .selectFrom('images')
         .innerJoin(ids.as('page_ids'), 'page_ids.id', 'images.id')
-        .select([imageJson(dialect).as('json'), sql<number>`(${count})`.as('n')]),
+        .select([imageJson(dialect, shape.laterFields).as('json'), sql<number>`(${count})`.as('n')]),
     )
     return { count: count.compile(), page: joinedJsonPage(page.compile(), dialect) }
   },
 )
 
-/** A page of the images in scope as wire JSON, the items joined by commas (see image-json.ts). */
+/**
+ * A page of the images in scope as wire JSON, the items joined by commas; with `laterFields`, the
+ * fields of later versions too (see image-json.ts).
+ */
 export async function listImageJson(
   db: Db,
   scope: ImageListScope,
   page: PageRequest,
   filter: string | undefined,
+  laterFields: boolean,
 ): Promise<PageResult<string>> {
   const { accountId, restrictedUserId } = scope
   const list = imageListStatements(db, {
     filter: filter ?? null,
     scope: accountId === null ? 'public' : restrictedUserId === null ? 'account' : 'restricted',
+    laterFields,
   })
   const rows = await paginate(db, list, { account: accountId, user: restrictedUserId }, page)
   return { ...rows, data: rows.data.map((r) => r.json) }

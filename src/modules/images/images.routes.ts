@@ -76,7 +76,15 @@ export const imagesRoutes = routeModule({ tags, context: contextOf }, (api, app)
     summary: "List images: the account's private images first (with a token), then public ones",
     response: ImagePageSchema,
     handler: async (ctx, request, reply) =>
-      sendPage(reply, await images.listImagesPage(ctx, request.list, countersOf(reply.request))),
+      sendPage(
+        reply,
+        await images.listImagesPage(
+          ctx,
+          request.list,
+          countersOf(reply.request),
+          reply.server.vocabulary.laterFields,
+        ),
+      ),
   })
 
   // Each id form: view (public images need no token), change and delete.

@@ -42,8 +42,18 @@ export function toImage(row: ImageRow): Image {
     eol: row.eol,
     status: row.status as Image['status'],
     capabilities: JSON.parse(row.capabilities) as string[],
+    // The fields of later versions (images.schemas.ts; image-json.ts renders the same).
+    tags: JSON.parse(row.tags) as string[],
+    total_size: row.size,
+    regions: row.region === null ? [] : [{ region: row.region, status: regionStatus(row.status) }],
   }
 }
+
+/** An image's status in its region: the real service says `pending` while it waits for data. */
+const regionStatus = (status: string) => (status === 'pending_upload' ? 'pending' : status)
+
+/** Tags as an image keeps them: sorted, each once (as the real service answers them). */
+export const imageTags = (tags: string[]): string => JSON.stringify([...new Set(tags)].sort())
 
 /** Where an image's data lives in the blob store. */
 export const imageBlobKey = (id: number): string => `images/${id}.img.gz`
@@ -86,12 +96,16 @@ export async function accessImage(
  * (a restricted user: those granted) first, then the public ones. The page as wire JSON, in the
  * recorded envelope order (`pages, data, results, page`).
  */
-export async function listImagesJson(ctx: PublicContext, { page, filter }: ListQuery): Promise<string> {
+export async function listImagesJson(
+  ctx: PublicContext,
+  { page, filter }: ListQuery,
+  laterFields: boolean,
+): Promise<string> {
   const { actor } = ctx
   const scope: repo.ImageListScope = readsPrivateImages(actor)
     ? grantedListScope(actor)
     : { accountId: null, restrictedUserId: null }
-  const found = await repo.listImageJson(ctx.db, scope, page, filter)
+  const found = await repo.listImageJson(ctx.db, scope, page, filter, laterFields)
   return `{"pages":${found.pages},"data":[${found.data.join(',')}],"results":${found.results},"page":${found.page}}`
 }
 
@@ -108,15 +122,16 @@ export async function listImagesPage(
   ctx: PublicContext,
   query: ListQuery,
   counters: Promise<ReadonlyMap<string, number>>,
+  laterFields: boolean,
 ): Promise<Buffer | string> {
   const { actor } = ctx
-  if (actor == null || actor.user.restricted) return listImagesJson(ctx, query)
+  if (actor == null || actor.user.restricted) return listImagesJson(ctx, query, laterFields)
   const stamp = (await counters).get(IMAGES_COUNTER)
-  if (stamp === undefined) return listImagesJson(ctx, query)
+  if (stamp === undefined) return listImagesJson(ctx, query, laterFields)
   const scope = readsPrivateImages(actor) ? actor.accountId : 'public'
   const key = pageKey(scope, query)
   const pages = renderedPagesOf(ctx.db, IMAGES_COUNTER)
-  return pages.get(key, stamp) ?? pages.set(key, await listImagesJson(ctx, query), { stamp })
+  return pages.get(key, stamp) ?? pages.set(key, await listImagesJson(ctx, query, laterFields), { stamp })
 }
 
 /** `compute/<slug>` for anyone; `private/<n>` needs a token with `images:read_only` and a grant. */
@@ -142,6 +157,7 @@ export interface PrivateImageFields {
   label: string
   description: string | null | undefined
   cloudInit: boolean | undefined
+  tags: string[] | undefined
   region: string
   status: ImageStatus
   size: number
@@ -166,6 +182,7 @@ export async function insertPrivateImage(
     status: image.status,
     size: image.size,
     capabilities: JSON.stringify(image.cloudInit ? ['cloud-init'] : []),
+    tags: imageTags(image.tags ?? []),
     is_public: false,
     deprecated: false,
     vendor: null,
@@ -181,13 +198,14 @@ export async function insertPrivateImage(
   return row
 }
 
-/** Only `label` and `description` change; an `image_update` event records it. */
+/** Only `label`, `description` and `tags` change; an `image_update` event records it. */
 export async function updateImage(ctx: RequestContext, ids: ImageIds, body: UpdateImageBody): Promise<Image> {
   return inContextTransaction(ctx, async (tx) => {
     const row = await accessImage(tx, ids, 'read_write')
     const changes: repo.ImageChanges = {
       ...(body.label !== undefined && { label: body.label }),
       ...(body.description !== undefined && { description: body.description }),
+      ...(body.tags !== undefined && { tags: imageTags(body.tags) }),
     }
     if (Object.keys(changes).length === 0) return toImage(row)
     const now = nowTimestamp(tx.clock)

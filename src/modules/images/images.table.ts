@@ -43,6 +43,8 @@ export interface ImageTable {
   uncompressed_bytes: number | null
   /** SHA-256 (hex) of the uncompressed disk image. */
   checksum: string | null
+  /** JSON array of tag names, sorted, each once. */
+  tags: string
 }
 
 export type ImageRow = Selectable<ImageTable>

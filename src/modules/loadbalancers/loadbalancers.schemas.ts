@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox'
 import { idParams } from '../../common/id-params.ts'
-import { Nullable, Page, TimestampSchema } from '../../common/schemas.ts'
+import { Nullable, Page, TagsSchema, TimestampSchema } from '../../common/schemas.ts'
 
 /** The load balancer in the key order the real API returns it at 4.174.0. */
 export const LoadBalancerSchema = Type.Object({
@@ -35,8 +35,6 @@ const LabelSchema = Type.String({
 
 /** New connections per second a client may open; 0 turns throttling off. */
 const ThrottleSchema = Type.Integer({ minimum: 0, maximum: 20 })
-
-const TagsSchema = Type.Array(Type.String({ minLength: 3, maxLength: 50 }), { maxItems: 100 })
 
 export const CreateLoadBalancerBodySchema = Type.Object({
   region: Type.String({ minLength: 1, maxLength: 64 }),

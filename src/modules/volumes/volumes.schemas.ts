@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox'
 import { idParams } from '../../common/id-params.ts'
-import { IdSchema, Nullable, Page, TimestampSchema } from '../../common/schemas.ts'
+import { IdSchema, Nullable, Page, TagsSchema, TimestampSchema } from '../../common/schemas.ts'
 
 /** Volume sizes in GB, as the real service bounds them. */
 export const VOLUME_SIZE_MIN = 10
@@ -39,8 +39,6 @@ const LabelSchema = Type.String({
 })
 
 const SizeSchema = Type.Integer({ minimum: VOLUME_SIZE_MIN, maximum: VOLUME_SIZE_MAX })
-
-const TagsSchema = Type.Array(Type.String({ minLength: 3, maxLength: 50 }), { maxItems: 100 })
 
 export const CreateVolumeBodySchema = Type.Object({
   label: LabelSchema,

@@ -41,6 +41,7 @@ accounts:
       - label: golden
         description: the golden image
         size: 2048
+        tags: [gold, base, gold]
     instances:
       - label: web-1
         region: us-iad
@@ -95,6 +96,13 @@ describe('seeding', () => {
     const images = (await api.request({ method: 'GET', url: '/v4/images?page_size=500', headers: owner }))
       .body.data
     assert.ok(images.some((i: { label: string; is_public: boolean }) => i.label === 'golden' && !i.is_public))
+    // Its tags are kept as the API keeps them (shown under the real naming only).
+    const golden = await api.db
+      .selectFrom('images')
+      .select('tags')
+      .where('label', '=', 'golden')
+      .executeTakeFirst()
+    assert.equal(golden?.tags, '["base","gold"]')
 
     // The restricted member sees what its grant gives, with its scoped token.
     const seen = await api.request({ method: 'GET', url: '/v4/vpcs', headers: member })

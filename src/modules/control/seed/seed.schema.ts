@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox'
+import { TagsSchema } from '../../../common/schemas.ts'
 import { CreateInstanceBodySchema } from '../../compute/instances/instances.schemas.ts'
 import { InterfaceInputSchema } from '../../compute/interfaces/interfaces.schemas.ts'
 import { GlobalGrantsSchema } from '../../grants/grants.schemas.ts'
@@ -83,6 +84,7 @@ export const SeedImageSchema = Type.Object(
     // The stored size is a 32-bit integer on PostgreSQL.
     size: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647, description: 'MB' })),
     cloud_init: Type.Optional(Type.Boolean()),
+    tags: Type.Optional(TagsSchema),
   },
   { additionalProperties: false },
 )

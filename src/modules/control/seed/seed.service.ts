@@ -140,6 +140,7 @@ async function seedAccount(db: Db, clock: Clock, seed: SeedAccount, path: string
           label: image.label,
           description: image.description,
           cloudInit: image.cloud_init,
+          tags: image.tags,
           region,
           status: 'available',
           size: image.size ?? 0,
