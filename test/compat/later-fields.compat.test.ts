@@ -122,6 +122,10 @@ describe('document naming: no later fields', () => {
       },
     })
     assert.equal(instance.status, 200, JSON.stringify(instance.body))
+    for (const key of ['site_type', 'placement_group', 'disk_encryption', 'lke_cluster_id', 'locks']) {
+      assert.equal(key in instance.body, false, key)
+    }
+    assert.equal('accelerated_devices' in instance.body.specs, false)
     const read = await api.request({ method: 'GET', url: `/v4/vpcs/${vpc.id}`, headers: owner.headers })
     assert.equal('nodebalancers' in read.body.subnets[0], false)
     assert.deepEqual(Object.keys(read.body.subnets[0].linodes[0].interfaces[0]), ['id', 'active'])
@@ -136,5 +140,60 @@ describe('document naming: no later fields', () => {
     for (const key of Object.keys(NO_IPV6)) assert.equal(key in ips.body.data[0], false)
     const region = await api.request({ method: 'GET', url: '/v4/regions/us-iad' })
     assert.equal('placement_group_limits' in region.body, false)
+  })
+})
+
+/**
+ * An instance's fields of later versions under the real naming: its region's site type, and what
+ * an instance here has of the rest (nothing: no placement group, encryption, cluster, locks or
+ * maintenance policy; interfaces on its config profiles).
+ */
+describe('compatibility: @linode/api-v4, instance fields of later versions in linode naming', () => {
+  const api = useTestApp({ naming: 'linode' })
+  const LATER = {
+    site_type: 'core',
+    placement_group: null,
+    disk_encryption: 'disabled',
+    lke_cluster_id: null,
+    capabilities: [],
+    interface_generation: 'legacy_config',
+    maintenance_policy: null,
+    locks: [],
+  }
+  before(async () => {
+    await connectClient(api, (await createAccount(api)).token)
+  })
+
+  it('sends them in every answer that holds an instance, the same in each', async () => {
+    const created = await call('createLinode')({
+      region: 'us-ord',
+      type: 'g6-nanode-1',
+      image: 'linode/debian12',
+      root_pass: ROOT_PASS,
+      label: 'later-instance',
+    })
+    assert.deepEqual({ ...created, ...LATER }, created)
+    assert.equal(created.specs.accelerated_devices, 0)
+    assert.deepEqual(Object.keys(created.specs), [
+      'disk',
+      'memory',
+      'vcpus',
+      'gpus',
+      'transfer',
+      'accelerated_devices',
+    ])
+    const read = await call('getLinode')(created.id)
+    assert.deepEqual(read, created)
+    assert.deepEqual((await call('getLinodes')({}, { label: 'later-instance' })).data, [read])
+    const updated = await call('updateLinode')(created.id, { tags: ['later'] })
+    assert.deepEqual({ ...updated, ...LATER }, updated)
+  })
+
+  it("gives an instance its region's site type", async () => {
+    await api.db.updateTable('regions').set({ site_type: 'distributed' }).where('id', '=', 'us-sea').execute()
+    const created = await call('createLinode')({ region: 'us-sea', type: 'g6-nanode-1', label: 'edge-one' })
+    assert.equal(created.site_type, 'distributed')
+    assert.equal((await call('getLinode')(created.id)).site_type, 'distributed')
+    assert.equal((await call('getLinodes')({}, { label: 'edge-one' })).data[0].site_type, 'distributed')
   })
 })

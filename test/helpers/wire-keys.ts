@@ -74,6 +74,20 @@ export const INSTANCE_KEYS = [
   'has_user_data',
 ]
 
+/** An instance's keys under the real naming, with the fields of later versions (none recorded). */
+export const LATER_INSTANCE_KEYS = [
+  ...INSTANCE_KEYS.slice(0, INSTANCE_KEYS.indexOf('region') + 1),
+  'site_type',
+  ...INSTANCE_KEYS.slice(INSTANCE_KEYS.indexOf('region') + 1),
+  'placement_group',
+  'disk_encryption',
+  'lke_cluster_id',
+  'capabilities',
+  'interface_generation',
+  'maintenance_policy',
+  'locks',
+]
+
 /** An event's keys, in the order the real service sends them. */
 export const EVENT_KEYS = [
   'id',

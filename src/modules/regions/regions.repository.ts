@@ -41,6 +41,18 @@ export async function listRegions(
 
 export const findRegion = (db: Db, id: string) => findRow(db, 'regions', { id })
 
+/** The site type of each of these regions that exists, by id. */
+export async function findSiteTypes(db: Db, ids: string[]): Promise<Map<string, string>> {
+  const distinct = [...new Set(ids)]
+  if (distinct.length === 0) return new Map()
+  const rows = await db
+    .selectFrom('regions')
+    .select(['id', 'site_type'])
+    .where('id', 'in', distinct)
+    .execute()
+  return new Map(rows.map((r) => [r.id, r.site_type]))
+}
+
 /** Catalogue order after the filter's own. */
 export function listAvailability(db: Db, filter: string | undefined, page: PageRequest) {
   const order = { unique: 'position', uniqueFollowsFilter: false }

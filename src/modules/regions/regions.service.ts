@@ -61,6 +61,10 @@ export function findRegion(db: Db, id: string): Promise<RegionRow | undefined> {
   return repo.findRegion(db, id)
 }
 
+/** The site type (`core`, `distributed`) of each of these regions that exists, by id. */
+export const findSiteTypes = (db: Db, ids: string[]): Promise<Map<string, string>> =>
+  repo.findSiteTypes(db, ids)
+
 /**
  * The region a create places something in: a 400 on `field` when there is no such region or it is
  * marked `outage` (every create that takes a region goes through this or checkRegionOffers).

@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox'
 import { idParams } from '../../../common/id-params.ts'
 import { IdSchema, Nullable, Page, TimestampSchema } from '../../../common/schemas.ts'
-import { term } from '../../../vocabulary/terms.ts'
+import { laterKeys, term } from '../../../vocabulary/terms.ts'
 import { InterfaceInputSchema } from '../interfaces/interfaces.schemas.ts'
 
 export const INSTANCE_STATUSES = [
@@ -28,39 +28,69 @@ const AlertsSchema = Type.Object({
 })
 export type Alerts = Static<typeof AlertsSchema>
 
-/** The instance object in the key order the real API returns it at 4.174.0. */
-export const InstanceSchema = Type.Object({
-  id: Type.Integer(),
-  label: Type.String(),
-  group: Type.String(),
-  status: Type.String({ enum: [...INSTANCE_STATUSES] }),
-  created: TimestampSchema,
-  updated: TimestampSchema,
-  type: Nullable(Type.String()),
-  ipv4: Type.Array(Type.String()),
-  ipv6: Nullable(Type.String()),
-  image: Nullable(Type.String(term('imageId'))),
-  region: Type.String(),
-  specs: Type.Object({
-    disk: Type.Integer(),
-    memory: Type.Integer(),
-    vcpus: Type.Integer(),
-    gpus: Type.Integer(),
-    transfer: Type.Integer(),
-  }),
-  alerts: AlertsSchema,
-  backups: Type.Object({
-    enabled: Type.Boolean(),
-    available: Type.Boolean(),
-    schedule: Type.Object({ day: Nullable(Type.String()), window: Nullable(Type.String()) }),
-    last_successful: Nullable(TimestampSchema),
-  }),
-  hypervisor: Type.String(),
-  watchdog_enabled: Type.Boolean(),
-  tags: Type.Array(Type.String()),
-  host_uuid: Type.String(),
-  has_user_data: Type.Boolean(),
-})
+/** Fields of later versions, sent under the real service's naming only (docs/decisions.md). */
+const LATER_FIELDS = [
+  'site_type',
+  'placement_group',
+  'disk_encryption',
+  'lke_cluster_id',
+  'capabilities',
+  'interface_generation',
+  'maintenance_policy',
+  'locks',
+]
+
+/**
+ * The instance object in the key order the real API returns it at 4.174.0; the fields of later
+ * versions where no recording shows them: `site_type` after its region, the rest last.
+ */
+export const InstanceSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    label: Type.String(),
+    group: Type.String(),
+    status: Type.String({ enum: [...INSTANCE_STATUSES] }),
+    created: TimestampSchema,
+    updated: TimestampSchema,
+    type: Nullable(Type.String()),
+    ipv4: Type.Array(Type.String()),
+    ipv6: Nullable(Type.String()),
+    image: Nullable(Type.String(term('imageId'))),
+    region: Type.String(),
+    site_type: Type.String({ description: "the region's" }),
+    specs: Type.Object(
+      {
+        disk: Type.Integer(),
+        memory: Type.Integer(),
+        vcpus: Type.Integer(),
+        gpus: Type.Integer(),
+        transfer: Type.Integer(),
+        accelerated_devices: Type.Integer(),
+      },
+      laterKeys('accelerated_devices'),
+    ),
+    alerts: AlertsSchema,
+    backups: Type.Object({
+      enabled: Type.Boolean(),
+      available: Type.Boolean(),
+      schedule: Type.Object({ day: Nullable(Type.String()), window: Nullable(Type.String()) }),
+      last_successful: Nullable(TimestampSchema),
+    }),
+    hypervisor: Type.String(),
+    watchdog_enabled: Type.Boolean(),
+    tags: Type.Array(Type.String()),
+    host_uuid: Type.String(),
+    has_user_data: Type.Boolean(),
+    placement_group: Type.Null({ description: 'no placement groups here' }),
+    disk_encryption: Type.String({ enum: ['enabled', 'disabled'] }),
+    lke_cluster_id: Type.Null({ description: 'no Kubernetes clusters here' }),
+    capabilities: Type.Array(Type.String()),
+    interface_generation: Type.String({ enum: ['legacy_config', 'linode'] }),
+    maintenance_policy: Nullable(Type.String()),
+    locks: Type.Array(Type.String()),
+  },
+  laterKeys(...LATER_FIELDS),
+)
 export type Instance = Static<typeof InstanceSchema>
 
 export const InstancePageSchema = Page(InstanceSchema)

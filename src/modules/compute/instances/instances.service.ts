@@ -14,7 +14,7 @@ import { recordEvents } from '../../events/events.service.ts'
 import { assertGlobalGrant, grantedListScope, grantToCreator } from '../../grants/authorize.ts'
 import { deleteEntityGrants } from '../../grants/grants.service.ts'
 import { checkRegionOffers } from '../../regions/region-capabilities.ts'
-import { findRegion } from '../../regions/regions.service.ts'
+import { findRegion, findSiteTypes } from '../../regions/regions.service.ts'
 import { configEntity, diskEntity, finishedOnInstance, imageEntity, onInstance } from '../compute-events.ts'
 import { insertConfigWithInterfaces } from '../configs/configs.service.ts'
 import { insertDisk } from '../disks/disks.repository.ts'
@@ -57,7 +57,12 @@ function strongEnough(password: string): boolean {
   return kinds >= 2
 }
 
-export function toInstance(row: InstanceRow, type: ComputeTypeRow | undefined): Instance {
+/**
+ * An instance as the API answers it; `siteType` is its region's. The fields of later versions are
+ * what an instance here has: no placement group, disk encryption, Kubernetes cluster, locks or
+ * maintenance policy, and interfaces on its config profiles (docs/decisions.md).
+ */
+export function toInstance(row: InstanceRow, type: ComputeTypeRow | undefined, siteType: string): Instance {
   return {
     id: row.id,
     label: row.label,
@@ -70,12 +75,14 @@ export function toInstance(row: InstanceRow, type: ComputeTypeRow | undefined): 
     ipv6: row.ipv6,
     image: row.image,
     region: row.region,
+    site_type: siteType,
     specs: {
       disk: type?.disk ?? 0,
       memory: type?.memory ?? 0,
       vcpus: type?.vcpus ?? 0,
       gpus: type?.gpus ?? 0,
       transfer: type?.transfer ?? 0,
+      accelerated_devices: 0,
     },
     alerts: JSON.parse(row.alerts) as Alerts,
     backups: {
@@ -89,24 +96,37 @@ export function toInstance(row: InstanceRow, type: ComputeTypeRow | undefined): 
     tags: JSON.parse(row.tags) as string[],
     host_uuid: row.host_uuid,
     has_user_data: row.has_user_data,
+    placement_group: null,
+    disk_encryption: 'disabled',
+    lke_cluster_id: null,
+    capabilities: [],
+    interface_generation: 'legacy_config',
+    maintenance_policy: null,
+    locks: [],
   }
 }
 
 export async function renderInstances(db: Db, rows: InstanceRow[]): Promise<Instance[]> {
-  const types = new Map(
-    (
-      await findTypes(
-        db,
-        rows.map((r) => r.type),
-      )
-    ).map((t) => [t.id, t]),
-  )
-  return rows.map((row) => toInstance(row, types.get(row.type)))
+  const [types, siteTypes] = await Promise.all([
+    findTypes(
+      db,
+      rows.map((r) => r.type),
+    ),
+    findSiteTypes(
+      db,
+      rows.map((r) => r.region),
+    ),
+  ])
+  const byId = new Map(types.map((t) => [t.id, t]))
+  return rows.map((row) => toInstance(row, byId.get(row.type), siteTypes.get(row.region) ?? CORE))
 }
 
 export async function renderInstance(db: Db, row: InstanceRow): Promise<Instance> {
-  return toInstance(row, await findType(db, row.type))
+  return (await renderInstances(db, [row]))[0] as Instance
 }
+
+/** A region the catalogue no longer has (an operator's file changed) counts as a core site. */
+const CORE = 'core'
 
 export async function listInstances(ctx: RequestContext, list: ListQuery): Promise<PageResult<Instance>> {
   const rows = await repo.listAccountInstances(ctx.db, grantedListScope(ctx.actor), list)
@@ -283,7 +303,7 @@ export async function createInstance(
         now,
       })
     }
-    return toInstance(instance, type)
+    return toInstance(instance, type, region?.site_type ?? CORE)
   })
 }
 
