@@ -104,8 +104,8 @@ const SLAAC_ADDRESSES = {
   type: 'array',
   items: { type: 'object', properties: { slaac_address: { type: 'string' } }, required: ['slaac_address'] },
 }
-/** A region's placement-group limits as the real service states them for its core regions. */
-const PLACEMENT_GROUP_LIMITS = { maximum_pgs_per_customer: 10, maximum_linodes_per_pg: 5 }
+/** A region's placement-group limits as recordings of the real service show them (2024). */
+const PLACEMENT_GROUP_LIMITS = { maximum_pgs_per_customer: 100, maximum_linodes_per_pg: 5 }
 const PLACEMENT_GROUP_LIMITS_SCHEMA = {
   type: 'object',
   properties: {

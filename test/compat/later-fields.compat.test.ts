@@ -86,7 +86,8 @@ describe('compatibility: @linode/api-v4, later fields in linode naming', () => {
   })
 
   it('gives regions their placement-group limits, in the list and alone', async () => {
-    const limits = { maximum_pgs_per_customer: 10, maximum_linodes_per_pg: 5 }
+    // As recorded (linodego fixtures of 2024: 100 groups per customer, 5 instances per group).
+    const limits = { maximum_pgs_per_customer: 100, maximum_linodes_per_pg: 5 }
     const regions = await call('getRegions')()
     assert.ok(regions.data.length > 0)
     for (const region of regions.data) assert.deepEqual(region.placement_group_limits, limits)
