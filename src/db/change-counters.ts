@@ -108,6 +108,14 @@ const NOTIFIED = new Set(['catalogue'])
 const CHANNEL = 'cloudplane_change_counters'
 /** After a failed or lost listener, the exact read serves alone for this long before a new try. */
 const RETRY_MS = 1000
+/**
+ * How often the listening connection must answer a query, and how long it has to. A connection cut
+ * without a reset neither answers nor closes, and its announcements stop without a word: one that
+ * misses a beat is dropped, and the exact read serves until a new one listens. A beat answered also
+ * means the announcements sent before it arrived (they come in order on the connection).
+ */
+const HEARTBEAT_MS = 2000
+const HEARTBEAT_TIMEOUT_MS = 3000
 
 /**
  * The announced counters' values, kept by a listening connection of its own: trusted while it
@@ -155,16 +163,49 @@ class CounterWatch {
     this.#state = 'starting'
     let lost = false
     let listener: SideConnection | undefined
+    let heartbeat: NodeJS.Timeout | undefined
     const stop = () => {
       if (lost) return
       lost = true
+      clearInterval(heartbeat)
       this.#state = 'off'
       this.#values.clear()
       this.#retryAt = Date.now() + RETRY_MS
     }
+    const beat = (client: SideConnection) => {
+      let answered = true
+      heartbeat = setInterval(() => {
+        if (!answered) return
+        answered = false
+        let silent: NodeJS.Timeout | undefined
+        Promise.race([
+          client.query('select 1'),
+          new Promise<never>((_, reject) => {
+            silent = setTimeout(() => reject(new Error('the listener is silent')), HEARTBEAT_TIMEOUT_MS)
+            silent.unref()
+          }),
+        ])
+          .then(
+            () => {
+              answered = true
+            },
+            () => {
+              stop()
+              client.end().catch(() => {})
+            },
+          )
+          .finally(() => clearTimeout(silent))
+      }, HEARTBEAT_MS)
+      heartbeat.unref()
+    }
     const listen = async () => {
       listener = await this.#database.sideConnection(stop)
       const client = listener
+      // Given up while it connected (see below): not used.
+      if (lost) {
+        await client.end()
+        return
+      }
       // Kept alive by its user (the server) once listening, not by itself.
       client.ref()
       const { rows } = await client.query<{ schema: string }>('select current_schema() as schema')
@@ -181,11 +222,24 @@ class CounterWatch {
       if (writes > this.#confirmedWrites) this.#confirmedWrites = writes
       this.#state = 'on'
       client.unref()
+      beat(client)
     }
-    listen().catch(() => {
-      stop()
-      listener?.end().catch(() => {})
-    })
+    // A start that hangs (a silent connection) is given up like a silent beat, so a later one can try.
+    let hung: NodeJS.Timeout | undefined
+    Promise.race([
+      listen(),
+      new Promise<never>((_, reject) => {
+        hung = setTimeout(() => reject(new Error('the listener did not start')), HEARTBEAT_TIMEOUT_MS)
+        hung.unref()
+      }),
+    ])
+      .catch(() => {
+        stop()
+        // Not to keep the process alive: ending a silent connection may never finish.
+        listener?.unref()
+        listener?.end().catch(() => {})
+      })
+      .finally(() => clearTimeout(hung))
   }
 }
 
