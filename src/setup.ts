@@ -89,10 +89,15 @@ export async function forgetDefaultAccount(db: Db): Promise<void> {
   })
 }
 
+/** Bootstrap tokens remembered at most (the newest): rotations are rare. */
+const REMEMBERED_BOOTSTRAP_TOKENS = 100
+
 /**
- * Creates the configured bootstrap token once: a later start with the same value leaves it alone,
- * so a revoked bootstrap token stays revoked. A different value is the operator's new token, and a
- * re-created default owner gets it again (it has no other token).
+ * Creates each configured bootstrap token once: a later start with a value seeded before leaves it
+ * alone, so a revoked bootstrap token stays revoked, even when a process still configured with it
+ * restarts after one with the operator's new value (a rolling rotation). A value never seen is the
+ * operator's new token, and a re-created default owner gets the configured one again (it has no
+ * other token).
  */
 async function seedBootstrapToken(
   db: Db,
@@ -100,8 +105,11 @@ async function seedBootstrapToken(
   { userId, secret, newOwner }: { userId: number; secret: string; newOwner: boolean },
 ): Promise<void> {
   const hash = hashTokenSecret(secret)
-  if (!newOwner && (await getMeta(db, 'bootstrap_token_hash')) === hash) return
-  await setMeta(db, 'bootstrap_token_hash', hash)
+  // Hashes separated by spaces, the newest last (one hash, as an earlier version stored it, reads too).
+  const seeded = (await getMeta(db, 'bootstrap_token_hash'))?.split(' ') ?? []
+  if (!newOwner && seeded.includes(hash)) return
+  const remembered = [...seeded.filter((h) => h !== hash), hash].slice(-REMEMBERED_BOOTSTRAP_TOKENS)
+  await setMeta(db, 'bootstrap_token_hash', remembered.join(' '))
   // Looked up first: an INSERT that meets the existing row would still draw (and waste) a token id.
   if (await tokenHashExists(db, secret)) return
   await insertTokenIfAbsent(db, {

@@ -17,8 +17,8 @@ export type MetaKey =
   /** The wire vocabulary (`document` or `linode`) the database was first served with. */
   | 'naming'
   /**
-   * SHA-256 (hex) of the CLOUDPLANE_BOOTSTRAP_TOKEN last seeded: that token is created once, so
-   * revoking it lasts across restarts.
+   * SHA-256 (hex) of each CLOUDPLANE_BOOTSTRAP_TOKEN seeded, separated by spaces, the newest last:
+   * each is created once, so revoking it lasts across restarts.
    */
   | 'bootstrap_token_hash'
   /** How long each kind of asynchronous work takes, as JSON seconds by kind; no row: instant. */
