@@ -1,6 +1,6 @@
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify'
 import fp from 'fastify-plugin'
 import FindMyWay from 'find-my-way'
 import { NoResultError } from 'kysely'
@@ -90,6 +90,24 @@ function handleError(
   return send(reply, 500, [{ reason: `Internal server error (request ${request.id})` }])
 }
 
+/**
+ * The failures every documented operation can answer besides its own (the route tables state 400,
+ * 401, 403 and 404): 429 over a rate limit, and, for one that takes a body, 413 for one too large
+ * and 415 for one that is not of its media type. In the OpenAPI document, as the envelope.
+ */
+function documentErrors(schema: FastifySchema | undefined): void {
+  const response = schema?.response as Record<string, unknown> | undefined
+  if (schema === undefined || response?.[400] === undefined) return
+  const envelope = response[400]
+  // A new object: a route's parts may be shared with its other roots and its HEAD route.
+  schema.response = {
+    ...response,
+    ...(schema.body !== undefined && { 413: envelope, 415: envelope }),
+    429: envelope,
+    ...response,
+  }
+}
+
 async function errorsPlugin(app: FastifyInstance) {
   // A shadow router of every route, so a known path with the wrong method gets 405, not 404. Built
   // on the first 404: building it with the routes was a share of every start.
@@ -103,6 +121,7 @@ async function errorsPlugin(app: FastifyInstance) {
     return shadow
   }
   app.addHook('onRoute', (route) => {
+    documentErrors(route.schema)
     const methods = Array.isArray(route.method) ? route.method : [route.method]
     for (const method of methods) {
       if (method === 'OPTIONS' || method === 'HEAD') continue

@@ -50,21 +50,24 @@ const changeable = {
   tags: TagsSchema,
 }
 
-export const CreateDomainBodySchema = Type.Object({
-  domain: changeable.domain,
-  type: DomainTypeSchema,
-  status: Type.Optional(changeable.status),
-  soa_email: Type.Optional(changeable.soa_email),
-  description: Type.Optional(changeable.description),
-  group: Type.Optional(changeable.group),
-  master_ips: Type.Optional(changeable.master_ips),
-  axfr_ips: Type.Optional(changeable.axfr_ips),
-  ttl_sec: Type.Optional(changeable.ttl_sec),
-  refresh_sec: Type.Optional(changeable.refresh_sec),
-  retry_sec: Type.Optional(changeable.retry_sec),
-  expire_sec: Type.Optional(changeable.expire_sec),
-  tags: Type.Optional(changeable.tags),
-})
+export const CreateDomainBodySchema = Type.Object(
+  {
+    domain: changeable.domain,
+    type: DomainTypeSchema,
+    status: Type.Optional(changeable.status),
+    soa_email: Type.Optional(changeable.soa_email),
+    description: Type.Optional(changeable.description),
+    group: Type.Optional(changeable.group),
+    master_ips: Type.Optional(changeable.master_ips),
+    axfr_ips: Type.Optional(changeable.axfr_ips),
+    ttl_sec: Type.Optional(changeable.ttl_sec),
+    refresh_sec: Type.Optional(changeable.refresh_sec),
+    retry_sec: Type.Optional(changeable.retry_sec),
+    expire_sec: Type.Optional(changeable.expire_sec),
+    tags: Type.Optional(changeable.tags),
+  },
+  { description: 'A `master` zone needs `soa_email`; a `slave` zone needs `master_ips`.' },
+)
 export type CreateDomainBody = Static<typeof CreateDomainBodySchema>
 
 export const UpdateDomainBodySchema = Type.Partial(Type.Object({ ...changeable, type: DomainTypeSchema }))

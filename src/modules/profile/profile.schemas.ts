@@ -50,9 +50,20 @@ export const UpdateProfileBodySchema = Type.Object(
       Nullable(Type.Array(Type.String({ maxLength: 16384 }), { maxItems: 100 })),
     ),
     shell_auth_method: Type.Optional(Type.String({ enum: [...SHELL_AUTH_METHODS] })),
-    ip_whitelist_enabled: Type.Optional(Type.Boolean()),
-    restricted: Type.Optional(Type.Boolean()),
-    two_factor_auth: Type.Optional(Type.Boolean()),
+    ip_whitelist_enabled: Type.Optional(
+      Type.Boolean({ description: 'deprecated: only `false` is taken (IP whitelisting cannot be enabled)' }),
+    ),
+    restricted: Type.Optional(
+      Type.Boolean({
+        description: "only the current value is taken: a user's restriction is changed under /account/users",
+      }),
+    ),
+    two_factor_auth: Type.Optional(
+      Type.Boolean({
+        description:
+          'only the current value is taken: two-factor is turned on and off with /profile/tfa-enable and /profile/tfa-disable',
+      }),
+    ),
   },
   termKeys('profile'),
 )

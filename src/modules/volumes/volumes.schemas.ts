@@ -40,16 +40,19 @@ const LabelSchema = Type.String({
 
 const SizeSchema = Type.Integer({ minimum: VOLUME_SIZE_MIN, maximum: VOLUME_SIZE_MAX })
 
-export const CreateVolumeBodySchema = Type.Object({
-  label: LabelSchema,
-  /** Where to create it; taken from the instance when `linode_id` is given. */
-  region: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-  size: Type.Optional(SizeSchema),
-  linode_id: Type.Optional(Nullable(IdSchema)),
-  config_id: Type.Optional(Nullable(IdSchema)),
-  encryption: Type.Optional(Type.Union([Type.Literal('enabled'), Type.Literal('disabled')])),
-  tags: Type.Optional(TagsSchema),
-})
+export const CreateVolumeBodySchema = Type.Object(
+  {
+    label: LabelSchema,
+    /** Where to create it; taken from the instance when `linode_id` is given. */
+    region: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    size: Type.Optional(SizeSchema),
+    linode_id: Type.Optional(Nullable(IdSchema)),
+    config_id: Type.Optional(Nullable(IdSchema)),
+    encryption: Type.Optional(Type.Union([Type.Literal('enabled'), Type.Literal('disabled')])),
+    tags: Type.Optional(TagsSchema),
+  },
+  { description: "Give `region`, or `linode_id` to create it in that instance's region and attach it." },
+)
 export type CreateVolumeBody = Static<typeof CreateVolumeBodySchema>
 
 /** The label and tags can change; the size only through a resize. */

@@ -55,10 +55,16 @@ const fields = {
   tag: CaaTagSchema,
 }
 
-export const CreateDomainRecordBodySchema = Type.Object({
-  type: RecordTypeSchema,
-  ...Type.Partial(Type.Object(fields)).properties,
-})
+export const CreateDomainRecordBodySchema = Type.Object(
+  {
+    type: RecordTypeSchema,
+    ...Type.Partial(Type.Object(fields)).properties,
+  },
+  {
+    description:
+      'Each type needs its own fields: A, AAAA, CNAME, NS, PTR and TXT a `target` (an address or a name as the type says); MX a `target` and `priority`; SRV `service`, `protocol`, `priority`, `weight`, `port` and `target`; CAA `tag` and `target`.',
+  },
+)
 export type CreateDomainRecordBody = Static<typeof CreateDomainRecordBodySchema>
 
 /** A record keeps its type; the rest can change under the same rules. */

@@ -20,7 +20,7 @@ export const AnswerSecurityQuestionsBodySchema = Type.Object({
       question_id: Type.Integer({ minimum: -2147483648, maximum: 2147483647 }),
       response: Type.String({ minLength: 3, maxLength: 17 }),
     }),
-    { maxItems: 100 },
+    { maxItems: 100, description: 'exactly three answers, each to a different question' },
   ),
 })
 export type AnswerSecurityQuestionsBody = Static<typeof AnswerSecurityQuestionsBodySchema>
