@@ -21,6 +21,11 @@ export interface Config {
   logLevel: string
   /** A fixed personal access token (64 hex) for the default user, or undefined. */
   bootstrapToken: string | undefined
+  /**
+   * How the first start's welcome text shows that token in its example (never the token itself):
+   * the variable or the file it came from, as a shell would read it.
+   */
+  bootstrapTokenHint: string
   /** The key (32 bytes) sealing profile secrets; undefined: `<data dir>/secret.key`, created on first start. */
   secretKey: Buffer | undefined
   /** Where phone verification codes are POSTed; undefined: they are written to the server log. */
@@ -127,6 +132,10 @@ export function loadConfig(
   if (bootstrapToken !== undefined && !/^[0-9a-f]{64}$/.test(bootstrapToken)) {
     throw new ConfigError('CLOUDPLANE_BOOTSTRAP_TOKEN', 'must be 64 hexadecimal characters')
   }
+  const bootstrapTokenHint = tokenHint(
+    given(flags['bootstrap-token']) !== undefined,
+    given(flags['bootstrap-token-file']) ?? given(env.CLOUDPLANE_BOOTSTRAP_TOKEN_FILE),
+  )
 
   const secretKeyText = get('CLOUDPLANE_SECRET_KEY')?.toLowerCase()
   if (secretKeyText !== undefined && !/^[0-9a-f]{64}$/.test(secretKeyText)) {
@@ -206,6 +215,7 @@ export function loadConfig(
     database,
     logLevel,
     bootstrapToken,
+    bootstrapTokenHint,
     secretKey,
     phoneWebhookUrl,
     publicUrl,
@@ -304,4 +314,14 @@ function isHttpUrl(text: string): boolean {
 export function baseUrl(config: Pick<Config, 'host' | 'port'>): string {
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host
   return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`
+}
+
+/**
+ * The configured bootstrap token as a shell reads it where it came from: a flag's value is not
+ * anywhere a shell can read it again, a file is read with `cat`, the variable by name.
+ */
+function tokenHint(fromFlag: boolean, file: string | undefined): string {
+  if (fromFlag) return '<the --bootstrap-token value>'
+  if (file !== undefined) return `$(head -n 1 '${file.replaceAll("'", "'\\''")}')`
+  return '$CLOUDPLANE_BOOTSTRAP_TOKEN'
 }

@@ -186,7 +186,7 @@ export async function startServer(config: Config): Promise<FastifyInstance> {
   prepareImageUploads(app)
   const url = `${baseUrl(bound)}/v4`
   logger.info({ url, port, database: describeDatabase(config), migrations: setup.migrations }, 'ready')
-  printWelcome(url, setup)
+  printWelcome(url, setup, config.bootstrapTokenHint)
   if (controls.adminKey !== undefined) printAdminKey(controls.adminKey, baseUrl(bound))
   process.stderr.write(`cloudplane: ready on ${url} (docs: ${baseUrl(bound)}/docs)\n`)
   return app
@@ -196,15 +196,15 @@ export async function startServer(config: Config): Promise<FastifyInstance> {
  * The first start's secret goes to the terminal (stderr), once, never to the log: stdout carries
  * only JSON log lines, so it can be piped to a log collector as is.
  */
-function printWelcome(url: string, setup: SetupResult): void {
+function printWelcome(url: string, setup: SetupResult, configuredToken: string): void {
   if (setup.created === undefined) return
-  const token = setup.created.token ?? '$CLOUDPLANE_BOOTSTRAP_TOKEN'
+  const token = setup.created.token ?? configuredToken
   const lines = [
     '',
     `cloudplane: created the default account and its user "${setup.created.username}".`,
     setup.created.token
       ? 'Its personal access token (scope *) is shown this once; keep it:'
-      : 'Its personal access token is the configured CLOUDPLANE_BOOTSTRAP_TOKEN.',
+      : 'Its personal access token is the configured bootstrap token.',
     ...(setup.created.token ? ['', `  ${setup.created.token}`] : []),
     '',
     'Try it:',

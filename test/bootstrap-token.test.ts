@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, describe, it } from 'node:test'
@@ -46,6 +47,24 @@ describe('the configured bootstrap token', () => {
         headers: { authorization: `Bearer ${token}` },
       })
       assert.equal(res.status, 200)
+    } finally {
+      await server.stop()
+    }
+  })
+
+  it("the first start's example reads a token given in a file from that file", async () => {
+    const token = randomBytes(32).toString('hex')
+    const data = join(dir, 'from-file')
+    mkdirSync(data)
+    // A quote in the path: the example must still be one a shell runs as it is.
+    const file = join(dir, "it's the token")
+    writeFileSync(file, `${token}\n`)
+    const server = await startServerProcess({ DATA_DIR: data, CLOUDPLANE_BOOTSTRAP_TOKEN_FILE: file })
+    try {
+      const example = /curl -H "Authorization: Bearer (.*)" http/.exec(server.output())?.[1]
+      assert.ok(example !== undefined, server.output())
+      assert.ok(!example.includes(token), 'the token itself is not printed')
+      assert.equal(execFileSync('bash', ['-c', `printf %s "${example}"`], { encoding: 'utf8' }), token)
     } finally {
       await server.stop()
     }
