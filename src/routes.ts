@@ -54,14 +54,24 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
 export const API_ROOT = '/v4'
 
 const BETA_ROOT = '/v4beta'
+/** A request target's scheme and authority, in absolute form. */
+const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i
 
 /**
  * Fastify's `rewriteUrl`: `/v4beta` serves the same API as `/v4` (docs/decisions.md#api-roots), so
  * its requests are routed as `/v4` ones instead of every route being registered twice (that was a
  * quarter of building the app, on every start). `request.originalUrl` keeps what the client sent.
  */
-export function routedUrl(req: { url?: string }): string {
-  const url = req.url ?? '/'
+export function routedUrl(req: { url?: string; originalUrl?: string }): string {
+  let url = req.url ?? '/'
+  if (url.charCodeAt(0) !== 0x2f /* / */ && ABSOLUTE_FORM.test(url)) {
+    // `GET http://host/v4/regions` (RFC 9112 §3.2.2, which servers must take) is its path: the
+    // hooks that read what the client sent (the log, the journal, fault rules, the controls'
+    // exemptions) read the path as the router does.
+    const rest = url.replace(ABSOLUTE_FORM, '')
+    url = rest.startsWith('/') ? rest : `/${rest}`
+    req.originalUrl = url
+  }
   if (!url.startsWith(BETA_ROOT)) return url
   const next = url.charCodeAt(BETA_ROOT.length)
   // The root itself, or a path or query under it; `/v4betas` is another (unknown) path.
