@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, afterEach, before, describe, it } from 'node:test'
 import type { FastifyBaseLogger, InjectOptions } from 'fastify'
-import type { Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import { buildApp } from '../../../src/app.ts'
 import { AdjustableClock } from '../../../src/common/time.ts'
 import type { Db } from '../../../src/db/connect.ts'
+import { dialectOf } from '../../../src/db/dialects/dialect.ts'
 import { migrateToLatest } from '../../../src/db/migrate.ts'
 import { ensureAdminKey } from '../../../src/modules/control/admin-key.ts'
 import {
@@ -47,6 +48,24 @@ async function writeBatches(
   const res = await admin('GET', `/journal?path=${prefix}&page_size=500`)
   assert.equal(res.status, 200, JSON.stringify(res.body))
   return res.body.data
+}
+
+/** Makes every batch insert fail (a trigger refuses it), or stops doing so. */
+async function refuseBatches(db: Db, refuse: boolean): Promise<void> {
+  const postgres = dialectOf(db) === 'postgres'
+  const statements = refuse
+    ? postgres
+      ? [
+          `create function refuse_batch() returns trigger language plpgsql as $$ begin raise exception 'refused'; end $$`,
+          'create trigger refuse_batch before insert on control_journal_batches for each row execute function refuse_batch()',
+        ]
+      : [
+          "create trigger refuse_batch before insert on control_journal_batches begin select raise(abort, 'refused'); end",
+        ]
+    : postgres
+      ? ['drop trigger refuse_batch on control_journal_batches', 'drop function refuse_batch()']
+      : ['drop trigger refuse_batch']
+  for (const statement of statements) await sql.raw(statement).execute(db)
 }
 
 const batchRows = (db: Db) =>
@@ -190,6 +209,28 @@ function batchBehaviour(
     await admin('DELETE', '/journal')
     assert.equal((await db.selectFrom('control_journal_bodies').select('body').execute()).length, 0)
     await round()
+  })
+
+  it('counts the entries of a batch whose write failed as dropped', async () => {
+    const { db, admin } = app()
+    await admin('DELETE', '/journal')
+    const writer = writerOf()
+    await refuseBatches(db, true)
+    try {
+      writer.push(entry('/v4/failed-batch/lost', 1))
+      writer.push(entry('/v4/failed-batch/lost', 2))
+      await writer.flush()
+    } finally {
+      await refuseBatches(db, false)
+    }
+    const listed = await writeBatches(writer, admin, '/v4/failed-batch/', [
+      [entry('/v4/failed-batch/kept', 3)],
+    ])
+    assert.deepEqual(
+      listed.map((e) => e.path),
+      ['/v4/failed-batch/kept'],
+    )
+    assert.equal((await admin('GET', '/journal')).body.dropped, 2)
   })
 
   it('removes the bodies that only trimmed batches named', async () => {

@@ -70,7 +70,13 @@ export function journalBody(body: unknown): string | null {
   } catch {
     return unreadBody(text)
   }
-  return cut(JSON.stringify(redactValue(value)))
+  try {
+    return cut(JSON.stringify(redactValue(value)))
+  } catch {
+    // Nested deeper than the stack reaches (JSON may nest without end): its fields cannot all be
+    // read for secrets, so only its size is kept, and the batch it is in is written all the same.
+    return deepBody(text)
+  }
 }
 
 const cut = (text: string): string => (text.length > MAX_BODY ? `${text.slice(0, MAX_BODY)}…[cut]` : text)
@@ -102,3 +108,6 @@ export function journalQuery(query: string): string {
  * not JSON has no fields to redact by, and may hold a secret all the same.
  */
 export const unreadBody = (text: string): string => `[${Buffer.byteLength(text)} bytes, not JSON]`
+
+/** What the journal keeps of a JSON body nested too deep to be read for secrets: its size. */
+const deepBody = (text: string): string => `[${Buffer.byteLength(text)} bytes, JSON nested too deep to read]`

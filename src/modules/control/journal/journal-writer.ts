@@ -187,17 +187,22 @@ export class JournalWriter {
     }
     // A batch already waits for the write in progress: it will take these entries too.
     if (this.#queued !== undefined) return this.#queued
-    const next = this.#writing
-      .then(() => {
-        this.#queued = undefined
-        const count = this.#buffered
-        const chunks = this.#buffer.take()
-        const dropped = this.#dropped
-        this.#buffered = 0
-        this.#dropped = 0
-        return count === 0 && dropped === 0 ? undefined : this.#write(chunks, count, dropped)
-      })
-      .catch((err) => this.#log.warn({ err }, 'journal write failed'))
+    const next = this.#writing.then(async () => {
+      this.#queued = undefined
+      const count = this.#buffered
+      const chunks = this.#buffer.take()
+      const dropped = this.#dropped
+      this.#buffered = 0
+      this.#dropped = 0
+      if (count === 0 && dropped === 0) return
+      try {
+        await this.#write(chunks, count, dropped)
+      } catch (err) {
+        // The batch is lost: its entries are counted as dropped, so the listing says so.
+        this.#dropped += count + dropped
+        this.#log.warn({ err }, 'journal write failed')
+      }
+    })
     this.#queued = next
     this.#writing = next
     return next
