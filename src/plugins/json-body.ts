@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { ApiError, badRequest } from '../common/errors.ts'
@@ -60,8 +61,14 @@ export const jsonBodyText = (request: FastifyRequest): string | undefined => bod
 async function jsonBodyPlugin(app: FastifyInstance) {
   const parseJson = app.getDefaultJsonParser('error', 'error')
   app.removeAllContentTypeParsers()
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = body as string
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const bytes = body as Buffer
+    const text = bytes.toString('utf8')
+    // Bytes that are not UTF-8 decode as U+FFFD: refused rather than stored altered (a U+FFFD sent
+    // as such is UTF-8 and passes). JSON is UTF-8 (RFC 8259 §8.1), whatever charset is declared.
+    if (text.includes('\uFFFD') && !isUtf8(bytes)) {
+      return done(badRequest('The request body must be UTF-8 text'), undefined)
+    }
     if (text.trim() === '') return done(null, undefined)
     bodyTexts.set(request, text)
     const suspects = UNSTORABLE.filter((u) => u.escape.test(text))
