@@ -182,7 +182,33 @@ export function connectRefused(_request: IncomingMessage, socket: Socket): void 
   refuseOnSocket(socket, 405, 'Method not allowed')
 }
 
+/** Sockets already refused: the parser reports each later byte too, and one answer is enough. */
+const refused = new WeakSet<Socket>()
+
 function refuseOnSocket(socket: Socket, status: number, reason: string): void {
+  if (!socket.writable || refused.has(socket)) return
+  refused.add(socket)
+  answerAfterPipelined(socket, () => writeRefusal(socket, status, reason))
+}
+
+/**
+ * Runs `then` once the answers to the requests before this one on the connection (pipelined, each
+ * perhaps a write already done) are sent: ending the socket at once would lose them, and a client
+ * would retry writes that happened. Node attaches each answer to the socket in turn
+ * (`_httpMessage`, which its own error handler reads too).
+ */
+function answerAfterPipelined(socket: Socket, then: () => void): void {
+  const current = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage
+  if (current == null || socket.destroyed) {
+    then()
+    return
+  }
+  const next = () => setImmediate(() => answerAfterPipelined(socket, then))
+  current.once('finish', next)
+  current.once('close', next)
+}
+
+function writeRefusal(socket: Socket, status: number, reason: string): void {
   if (!socket.writable) return
   const body = JSON.stringify({ errors: [{ reason }] })
   socket.end(
