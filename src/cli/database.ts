@@ -1,9 +1,13 @@
 import { AdjustableClock } from '../common/time.ts'
 import { isMemoryDatabase, loadConfig } from '../config.ts'
 import type { Db } from '../db/connect.ts'
+import { migrations } from '../db/migrations/index.ts'
 import { databaseFileMissing, describeDatabase, openDatabase, prepareConfiguredDatabase } from '../server.ts'
 import type { SetupResult } from '../setup.ts'
 import { DATABASE_FLAGS, say, settingValues, UsageError, type Values } from './command.ts'
+
+/** A database this migration ran on was empty: created, not upgraded. */
+const FIRST_MIGRATION = Object.keys(migrations)[0] as string
 
 /**
  * Opens the configured database (also while a server runs on it), migrates it and loads the
@@ -34,6 +38,12 @@ export async function withDatabase<T>(
         ),
     })
     if (setup.createdSchema) say(`created the PostgreSQL schema "${setup.createdSchema}"`)
+    // A newer command on a database an older server runs on upgrades it, for good: said aloud.
+    else if (setup.migrations.length > 0 && !setup.migrations.includes(FIRST_MIGRATION)) {
+      say(
+        `upgraded the database at ${describeDatabase(config)} to this version (${setup.migrations.join(', ')}); servers of an earlier version no longer start on it`,
+      )
+    }
     return await work(db, clock, setup)
   } finally {
     await db.destroy()

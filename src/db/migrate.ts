@@ -15,8 +15,20 @@ const provider: MigrationProvider = {
 export async function migrateToLatest(db: Db): Promise<string[]> {
   const migrator = new Migrator({ db, provider, ...(await migrationTableSchema(db)) })
   const { error, results } = await migrator.migrateToLatest()
-  if (error) throw error instanceof Error ? error : new Error(String(error))
+  if (error) throw newerDatabase(error) ?? (error instanceof Error ? error : new Error(String(error)))
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)
+}
+
+/**
+ * A database a later version migrated: Kysely calls it corrupted, which it is not. Said as what
+ * it is, with what to do; nothing was changed.
+ */
+function newerDatabase(error: unknown): Error | undefined {
+  const missing = /previously executed migration (\S+) is missing/.exec(String(error))?.[1]
+  if (missing === undefined) return undefined
+  return new Error(
+    `this database was upgraded by a later version of cloudplane (migration ${missing}, which this version does not have); run that version, or restore a backup taken before the upgrade. Nothing was changed.`,
+  )
 }
 
 /**
