@@ -33,7 +33,11 @@ const operationIdOf = (route: RouteOptions): string | undefined =>
 
 const isPaginatedList = (route: RouteOptions): boolean => {
   const ok = (route.schema?.response as Record<string, { properties?: object }> | undefined)?.[200]
-  return route.method === 'GET' && ok?.properties !== undefined && 'pages' in ok.properties
+  return (
+    (route.method === 'GET' || route.method === 'HEAD') &&
+    ok?.properties !== undefined &&
+    'pages' in ok.properties
+  )
 }
 
 /** The documented limits (the API document's "Rate Limiting"; docs/decisions.md#rate-limits). */
@@ -69,8 +73,13 @@ function callerKey(request: FastifyRequest): string {
   return actor ? `user:${actor.accountUuid}:${actor.user.id}` : `ip:${request.ip}`
 }
 
+/**
+ * What a call counts against: its operation, which a HEAD shares with its GET (Fastify gives the
+ * HEAD route the GET's schema) and an alias path (`…Alias`) with the operation it serves again.
+ */
 function operationKey(route: RouteOptions): string {
-  return operationIdOf(route) ?? `${String(route.method)} ${route.url}`
+  const id = operationIdOf(route)
+  return id?.replace(/Alias$/, '') ?? `${route.method === 'HEAD' ? 'GET' : String(route.method)} ${route.url}`
 }
 
 type Limiter = ReturnType<FastifyInstance['createRateLimit']>
@@ -133,7 +142,8 @@ async function rateLimitsPlugin(app: FastifyInstance, options: RateLimitOptions)
   app.addHook('onRoute', (route) => {
     const always = ALWAYS_LIMITED.test(route.url)
     if (!always && (options.mode === 'off' || !isApiRoute(route))) return
-    if (route.method === 'OPTIONS' || route.method === 'HEAD') return
+    // A HEAD is a GET without its body, and is counted as one.
+    if (route.method === 'OPTIONS') return
     const rules = RULES.filter((rule) => rule.applies(route))
     const operation = operationKey(route)
     const hook = async (request: FastifyRequest, reply: FastifyReply) => {
