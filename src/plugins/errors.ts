@@ -203,7 +203,15 @@ function answerAfterPipelined(socket: Socket, then: () => void): void {
     then()
     return
   }
-  const next = () => setImmediate(() => answerAfterPipelined(socket, then))
+  // One step per answer, on whichever of its events comes first.
+  let moved = false
+  const next = () => {
+    if (moved) return
+    moved = true
+    current.removeListener('finish', next)
+    current.removeListener('close', next)
+    setImmediate(() => answerAfterPipelined(socket, then))
+  }
   current.once('finish', next)
   current.once('close', next)
 }
