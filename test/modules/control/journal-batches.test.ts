@@ -50,17 +50,20 @@ async function writeBatches(
   return res.body.data
 }
 
-/** Makes every batch insert fail (a trigger refuses it), or stops doing so. */
-async function refuseBatches(db: Db, refuse: boolean): Promise<void> {
+/**
+ * Makes every insert (a batch written) or every delete (the ring trimmed) of a batch fail, as a
+ * trigger refuses it, or stops doing so.
+ */
+async function refuseBatches(db: Db, event: 'insert' | 'delete', refuse: boolean): Promise<void> {
   const postgres = dialectOf(db) === 'postgres'
   const statements = refuse
     ? postgres
       ? [
           `create function refuse_batch() returns trigger language plpgsql as $$ begin raise exception 'refused'; end $$`,
-          'create trigger refuse_batch before insert on control_journal_batches for each row execute function refuse_batch()',
+          `create trigger refuse_batch before ${event} on control_journal_batches for each row execute function refuse_batch()`,
         ]
       : [
-          "create trigger refuse_batch before insert on control_journal_batches begin select raise(abort, 'refused'); end",
+          `create trigger refuse_batch before ${event} on control_journal_batches begin select raise(abort, 'refused'); end`,
         ]
     : postgres
       ? ['drop trigger refuse_batch on control_journal_batches', 'drop function refuse_batch()']
@@ -215,13 +218,13 @@ function batchBehaviour(
     const { db, admin } = app()
     await admin('DELETE', '/journal')
     const writer = writerOf()
-    await refuseBatches(db, true)
+    await refuseBatches(db, 'insert', true)
     try {
       writer.push(entry('/v4/failed-batch/lost', 1))
       writer.push(entry('/v4/failed-batch/lost', 2))
       await writer.flush()
     } finally {
-      await refuseBatches(db, false)
+      await refuseBatches(db, 'insert', false)
     }
     const listed = await writeBatches(writer, admin, '/v4/failed-batch/', [
       [entry('/v4/failed-batch/kept', 3)],
@@ -231,6 +234,33 @@ function batchBehaviour(
       ['/v4/failed-batch/kept'],
     )
     assert.equal((await admin('GET', '/journal')).body.dropped, 2)
+  })
+
+  it('does not count a batch stored as dropped when the trim after it fails', async () => {
+    const { db, clock, admin } = app()
+    await admin('DELETE', '/journal')
+    // A trim after every batch.
+    const writer = writerOf({ maxEntries: 1 })
+    const now = clock.now().getTime()
+    writer.push(entry('/v4/trim-failed/first', now))
+    await writer.flush()
+    await refuseBatches(db, 'delete', true)
+    try {
+      // Its trim would remove the first batch, and fails.
+      writer.push(entry('/v4/trim-failed/second', now))
+      await writer.flush()
+    } finally {
+      await refuseBatches(db, 'delete', false)
+    }
+    const listed = await writeBatches(writer, admin, '/v4/trim-failed/', [
+      [entry('/v4/trim-failed/third', now)],
+    ])
+    assert.deepEqual(
+      listed.map((e) => e.path),
+      ['/v4/trim-failed/third'],
+      'the next trim takes what the failed one left',
+    )
+    assert.equal((await admin('GET', '/journal')).body.dropped, 0)
   })
 
   it('removes the bodies that only trimmed batches named', async () => {

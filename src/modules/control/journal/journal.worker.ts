@@ -107,12 +107,29 @@ function sqliteStore(file: string): Store {
       })
       if (batch.prune) {
         const { oldestMs, maxEntries, bodies: withBodies } = batch.prune
-        inTransaction(() => {
-          s.prune.run(oldestMs, maxEntries)
-          if (withBodies) s.pruneBodies.run()
-        })
+        try {
+          inTransaction(() => {
+            s.prune.run(oldestMs, maxEntries)
+            if (withBodies) s.pruneBodies.run()
+          })
+        } catch {
+          // Not the batch's failure: the next trim due takes what this one left (trimLater).
+        }
       }
     },
+  }
+}
+
+/**
+ * Trims the ring once the batch is in. A trim that fails (a lock it waited too long for, a lost
+ * connection) is not the batch's failure: the batch is stored, and the next trim due takes what
+ * this one left.
+ */
+async function trimLater(trim: () => Promise<void>): Promise<void> {
+  try {
+    await trim()
+  } catch {
+    // Trimmed by the next batch that is due for it.
   }
 }
 
@@ -141,6 +158,20 @@ function postgresStore(config: pg.ClientConfig): Store {
     return c.query({ name, text, values })
   }
   const [prune, pruneBodies] = [PRUNE_SQL, pruneBodiesSql(true)].map(numbered) as [string, string]
+  const trim = async ({ oldestMs, maxEntries, bodies: withBodies }: NonNullable<JournalBatch['prune']>) => {
+    await query('journal_prune', prune, [oldestMs, maxEntries])
+    if (!withBodies) return
+    const c = await connect()
+    await c.query('begin')
+    try {
+      await c.query('select pg_advisory_xact_lock($1)', [BODIES_LOCK])
+      await c.query(pruneBodies)
+      await c.query('commit')
+    } catch (error) {
+      await c.query('rollback').catch(() => c.end().catch(() => {}))
+      throw error
+    }
+  }
   return {
     async write(batch, row, bodies) {
       // One statement, one round trip (the driver's cost is per statement, not per byte).
@@ -157,22 +188,8 @@ function postgresStore(config: pg.ClientConfig): Store {
           batch.dropped,
         ])
       }
-      if (batch.prune) {
-        const { oldestMs, maxEntries, bodies: withBodies } = batch.prune
-        await query('journal_prune', prune, [oldestMs, maxEntries])
-        if (withBodies) {
-          const c = await connect()
-          await c.query('begin')
-          try {
-            await c.query('select pg_advisory_xact_lock($1)', [BODIES_LOCK])
-            await c.query(pruneBodies)
-            await c.query('commit')
-          } catch (error) {
-            await c.query('rollback').catch(() => c.end().catch(() => {}))
-            throw error
-          }
-        }
-      }
+      const due = batch.prune
+      if (due) await trimLater(() => trim(due))
     },
   }
 }
