@@ -128,13 +128,15 @@ export function loadConfig(
     throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`)
   }
 
-  const bootstrapToken = get('CLOUDPLANE_BOOTSTRAP_TOKEN')?.toLowerCase()
+  const bootstrapTokenAsGiven = get('CLOUDPLANE_BOOTSTRAP_TOKEN')
+  const bootstrapToken = bootstrapTokenAsGiven?.toLowerCase()
   if (bootstrapToken !== undefined && !/^[0-9a-f]{64}$/.test(bootstrapToken)) {
     throw new ConfigError('CLOUDPLANE_BOOTSTRAP_TOKEN', 'must be 64 hexadecimal characters')
   }
   const bootstrapTokenHint = tokenHint(
     given(flags['bootstrap-token']) !== undefined,
     given(flags['bootstrap-token-file']) ?? given(env.CLOUDPLANE_BOOTSTRAP_TOKEN_FILE),
+    bootstrapTokenAsGiven !== bootstrapToken,
   )
 
   const secretKeyText = get('CLOUDPLANE_SECRET_KEY')?.toLowerCase()
@@ -320,8 +322,10 @@ export function baseUrl(config: Pick<Config, 'host' | 'port'>): string {
  * The configured bootstrap token as a shell reads it where it came from: a flag's value is not
  * anywhere a shell can read it again, a file is read with `cat`, the variable by name.
  */
-function tokenHint(fromFlag: boolean, file: string | undefined): string {
+function tokenHint(fromFlag: boolean, file: string | undefined, upperCase: boolean): string {
   if (fromFlag) return '<the --bootstrap-token value>'
-  if (file !== undefined) return `$(head -n 1 '${file.replaceAll("'", "'\\''")}')`
-  return '$CLOUDPLANE_BOOTSTRAP_TOKEN'
+  // The token is seeded in lower case, as tokens are written: the example reads it so too.
+  const lower = upperCase ? ' | tr A-F a-f' : ''
+  if (file !== undefined) return `$(head -n 1 -- '${file.replaceAll("'", "'\\''")}'${lower})`
+  return upperCase ? `$(printf %s "$CLOUDPLANE_BOOTSTRAP_TOKEN"${lower})` : '$CLOUDPLANE_BOOTSTRAP_TOKEN'
 }
