@@ -107,7 +107,13 @@ async function rateLimitsPlugin(app: FastifyInstance, options: RateLimitOptions)
           commandTimeout: 1000,
           connectTimeout: 2000,
         })
+  /** Redis was reached once and is out of reach now (before the first connection, calls wait for it). */
+  let reached = false
+  const lost = () => reached && redis?.status !== 'ready'
   if (redis) {
+    redis.once('ready', () => {
+      reached = true
+    })
     let warned = false
     redis.on('error', (error: Error) => {
       if (!warned) app.log.warn({ err: error }, 'rate limit store unreachable; requests are not counted')
@@ -147,6 +153,9 @@ async function rateLimitsPlugin(app: FastifyInstance, options: RateLimitOptions)
     const rules = RULES.filter((rule) => rule.applies(route))
     const operation = operationKey(route)
     const hook = async (request: FastifyRequest, reply: FastifyReply) => {
+      // Shared counts out of reach: let through at once, not after a command's timeout, and with
+      // no headers, which would announce a budget nobody counts.
+      if (redis !== undefined && lost()) return
       const caller = callerKey(request)
       const outcomes = await Promise.all(
         rules.map((rule) => {
