@@ -4,7 +4,7 @@ import type { TestApp } from './helpers/app.ts'
 import { createAccount } from './helpers/factories.ts'
 import { rawConnection } from './helpers/raw-connection.ts'
 import { adminHeaders, bootstrapHeaders, useControlApp } from './modules/control/control-app.ts'
-import { answerSecurityQuestions } from './modules/profile/profile-helpers.ts'
+import { answerSecurityQuestions, requestTfaSecret } from './modules/profile/profile-helpers.ts'
 
 const asTestApp = (app: unknown) => app as TestApp
 
@@ -41,12 +41,7 @@ describe('a control API call in absolute-form (`GET http://host/_cloudplane/…`
   it('is not journalled: the two-factor codes it hands out stay out of the journal', async () => {
     const owner = await createAccount(asTestApp(api))
     await answerSecurityQuestions(asTestApp(api), owner)
-    const enabled = await api.request({
-      method: 'POST',
-      url: '/v4/profile/tfa-enable',
-      headers: owner.headers,
-    })
-    assert.equal(enabled.status, 200, JSON.stringify(enabled.body))
+    await requestTfaSecret(asTestApp(api), owner)
     await api.admin('DELETE', '/journal')
 
     const answer = await absoluteForm(port, 'GET', `/_cloudplane/users/${owner.user.username}/tfa-code`)
