@@ -320,7 +320,7 @@ export function baseUrl(config: Pick<Config, 'host' | 'port'>): string {
 
 /**
  * The configured bootstrap token as a shell reads it where it came from: a flag's value is not
- * anywhere a shell can read it again, a file is read with `cat`, the variable by name.
+ * anywhere a shell can read it again, a file's first line is read with `head`, the variable by name.
  */
 function tokenHint(fromFlag: boolean, file: string | undefined, upperCase: boolean): string {
   if (fromFlag) return '<the --bootstrap-token value>'

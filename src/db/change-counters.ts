@@ -117,6 +117,22 @@ const RETRY_MS = 1000
 const HEARTBEAT_MS = 2000
 const HEARTBEAT_TIMEOUT_MS = 3000
 
+/** `work`, or a rejection once HEARTBEAT_TIMEOUT_MS have passed without it (the timer keeps nothing alive). */
+async function within<T>(work: Promise<T>, silence: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  try {
+    return await Promise.race([
+      work,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(silence)), HEARTBEAT_TIMEOUT_MS)
+        timer.unref()
+      }),
+    ])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
 /**
  * The announced counters' values, kept by a listening connection of its own: trusted while it
  * listens, and while every write of this process completed before an exact read that has
@@ -177,24 +193,15 @@ class CounterWatch {
       heartbeat = setInterval(() => {
         if (!answered) return
         answered = false
-        let silent: NodeJS.Timeout | undefined
-        Promise.race([
-          client.query('select 1'),
-          new Promise<never>((_, reject) => {
-            silent = setTimeout(() => reject(new Error('the listener is silent')), HEARTBEAT_TIMEOUT_MS)
-            silent.unref()
-          }),
-        ])
-          .then(
-            () => {
-              answered = true
-            },
-            () => {
-              stop()
-              client.end().catch(() => {})
-            },
-          )
-          .finally(() => clearTimeout(silent))
+        within(client.query('select 1'), 'the listener is silent').then(
+          () => {
+            answered = true
+          },
+          () => {
+            stop()
+            client.end().catch(() => {})
+          },
+        )
       }, HEARTBEAT_MS)
       heartbeat.unref()
     }
@@ -225,21 +232,12 @@ class CounterWatch {
       beat(client)
     }
     // A start that hangs (a silent connection) is given up like a silent beat, so a later one can try.
-    let hung: NodeJS.Timeout | undefined
-    Promise.race([
-      listen(),
-      new Promise<never>((_, reject) => {
-        hung = setTimeout(() => reject(new Error('the listener did not start')), HEARTBEAT_TIMEOUT_MS)
-        hung.unref()
-      }),
-    ])
-      .catch(() => {
-        stop()
-        // Not to keep the process alive: ending a silent connection may never finish.
-        listener?.unref()
-        listener?.end().catch(() => {})
-      })
-      .finally(() => clearTimeout(hung))
+    within(listen(), 'the listener did not start').catch(() => {
+      stop()
+      // Not to keep the process alive: ending a silent connection may never finish.
+      listener?.unref()
+      listener?.end().catch(() => {})
+    })
   }
 }
 

@@ -99,7 +99,8 @@ function documentErrors(schema: FastifySchema | undefined): void {
   const response = schema?.response as Record<string, unknown> | undefined
   if (schema === undefined || response?.[400] === undefined) return
   const envelope = response[400]
-  // A new object: a route's parts may be shared with its other roots and its HEAD route.
+  // A new object: a route's parts may be shared with its other roots and its HEAD route. Its own
+  // answers keep their order and win over these.
   schema.response = {
     ...response,
     ...(schema.body !== undefined && { 413: envelope, 415: envelope }),

@@ -89,14 +89,11 @@ const bool = (column: string) => `case when ${column} then 'true' else 'false' e
 /** The image's JSON without and with the fields of later versions, given how a dialect builds an object. */
 const renderings = (
   object: (order: Array<keyof Fields>) => string,
-): [RawBuilder<string>, RawBuilder<string>] =>
-  [
-    [PUBLIC_ORDER, PRIVATE_ORDER],
-    [LATER_PUBLIC_ORDER, LATER_PRIVATE_ORDER],
-  ].map(
-    ([publicOrder, privateOrder]) =>
-      sql<string>`${sql.raw(`case when images.is_public then ${object(publicOrder as Array<keyof Fields>)} else ${object(privateOrder as Array<keyof Fields>)} end`)}`,
-  ) as [RawBuilder<string>, RawBuilder<string>]
+): [RawBuilder<string>, RawBuilder<string>] => {
+  const rendering = (publicOrder: Array<keyof Fields>, privateOrder: Array<keyof Fields>) =>
+    sql<string>`${sql.raw(`case when images.is_public then ${object(publicOrder)} else ${object(privateOrder)} end`)}`
+  return [rendering(PUBLIC_ORDER, PRIVATE_ORDER), rendering(LATER_PUBLIC_ORDER, LATER_PRIVATE_ORDER)]
+}
 
 /** `regions`: the one region a private image is stored in, with its status there; none for public ones. */
 const regions = (quote: (text: string) => string) =>

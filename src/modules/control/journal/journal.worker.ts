@@ -113,23 +113,11 @@ function sqliteStore(file: string): Store {
             if (withBodies) s.pruneBodies.run()
           })
         } catch {
-          // Not the batch's failure: the next trim due takes what this one left (trimLater).
+          // A trim that fails (a lock waited for too long, a lost connection) is not the batch's
+          // failure: the batch is stored, and the next trim due takes what this one left.
         }
       }
     },
-  }
-}
-
-/**
- * Trims the ring once the batch is in. A trim that fails (a lock it waited too long for, a lost
- * connection) is not the batch's failure: the batch is stored, and the next trim due takes what
- * this one left.
- */
-async function trimLater(trim: () => Promise<void>): Promise<void> {
-  try {
-    await trim()
-  } catch {
-    // Trimmed by the next batch that is due for it.
   }
 }
 
@@ -188,8 +176,8 @@ function postgresStore(config: pg.ClientConfig): Store {
           batch.dropped,
         ])
       }
-      const due = batch.prune
-      if (due) await trimLater(() => trim(due))
+      // As on SQLite: a failed trim is left to the next one due.
+      if (batch.prune) await trim(batch.prune).catch(() => {})
     },
   }
 }
