@@ -17,21 +17,24 @@ export interface RateLimitOptions {
   redisUrl?: string | undefined
 }
 
+/** What the limits look at in a route: as registered (RouteOptions), or as matched by a request. */
+type LimitedRoute = Pick<RouteOptions, 'method' | 'schema'>
+
 /** One of the real service's limits: `max` requests per `windowMs`, counted per key. */
 interface LimitRule {
   name: string
   max: number
   windowMs: number
   /** Whether the rule counts this route's calls. */
-  applies(route: RouteOptions): boolean
+  applies(route: LimitedRoute): boolean
   /** Counted per caller, or per caller and operation. */
   perOperation: boolean
 }
 
-const operationIdOf = (route: RouteOptions): string | undefined =>
+const operationIdOf = (route: LimitedRoute): string | undefined =>
   (route.schema as { operationId?: string } | undefined)?.operationId
 
-const isPaginatedList = (route: RouteOptions): boolean => {
+const isPaginatedList = (route: LimitedRoute): boolean => {
   const ok = (route.schema?.response as Record<string, { properties?: object }> | undefined)?.[200]
   return (
     (route.method === 'GET' || route.method === 'HEAD') &&
@@ -60,6 +63,13 @@ const RULES: LimitRule[] = [
     perOperation: true,
   },
 ]
+
+/**
+ * The tightest of the limits on a route's calls, which the `X-Ratelimit-Limit` of its 429 reports:
+ * a fault rule's 429 announces the same as a counted one would.
+ */
+export const tightestLimit = (route: LimitedRoute): number =>
+  Math.min(...RULES.filter((rule) => rule.applies(route)).map((rule) => rule.max))
 
 /** The login pages and OAuth endpoints, and phone codes: limited whatever the mode. */
 const ALWAYS_LIMITED = /^\/(login|logout|oauth)(\/|$)|\/profile\/phone-number(\/verify)?$/

@@ -70,6 +70,25 @@ describe('fault rules', () => {
     assert.ok(Math.abs(reset - (api.clock.now().getTime() / 1000 + 7)) <= 2, String(reset))
     await api.admin('DELETE', '/faults')
 
+    // The limit announced is the tightest of the real service's on that route, as a counted 429's.
+    for (const [method, url, limit] of [
+      ['GET', '/v4/images', '20'],
+      ['POST', '/v4/compute/instances', '10'],
+      ['GET', '/v4/vpcs', '200'],
+      ['GET', '/v4/profile', '400'],
+    ] as const) {
+      await api.admin('POST', '/faults', { method, path: url, status: 429 })
+      const res = await api.request({
+        method,
+        url,
+        headers: bootstrapHeaders,
+        payload: method === 'POST' ? {} : undefined,
+      })
+      assert.equal(res.status, 429, url)
+      assert.equal(res.headers['x-ratelimit-limit'], limit, url)
+      await api.admin('DELETE', '/faults')
+    }
+
     const refusing = await api.admin('POST', '/faults', {
       path: '/v4/vpcs',
       status: 400,

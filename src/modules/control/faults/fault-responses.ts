@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http'
 import type { FastifyReply } from 'fastify'
 import type { Clock } from '../../../common/time.ts'
+import { tightestLimit } from '../../../plugins/rate-limits.ts'
 import type { FaultEffect } from './fault-rules.ts'
 
 /** The reasons the real service gives with these statuses. */
@@ -11,9 +12,6 @@ const DEFAULT_REASONS: Record<number, string> = {
   429: 'Too many requests',
   400: 'Bad Request',
 }
-
-/** The requests per window the rate-limit headers of a faulted 429 announce. */
-const RATE_LIMIT = 800
 
 /**
  * Answers a request with a status fault: the real service's error body, and the headers clients
@@ -32,7 +30,7 @@ export function sendStatusFault(
   if (effect.status === 429) {
     const retryAfter = effect.retryAfter ?? 10
     reply.header('Retry-After', String(retryAfter))
-    reply.header('X-RateLimit-Limit', String(RATE_LIMIT))
+    reply.header('X-RateLimit-Limit', String(tightestLimit(reply.request.routeOptions)))
     reply.header('X-RateLimit-Remaining', '0')
     reply.header('X-RateLimit-Reset', String(Math.ceil(clock.now().getTime() / 1000) + retryAfter))
   }
