@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { BlobStore } from '../../blobs/blob-store.ts'
 import type { AdjustableClock } from '../../common/time.ts'
 import type { Db } from '../../db/connect.ts'
+import type { Vocabulary } from '../../vocabulary/vocabulary.ts'
 
 /**
  * What the control operations work with: the whole server rather than one caller. `runDueJobs`
@@ -13,6 +14,8 @@ export interface ControlContext {
   readonly clock: AdjustableClock
   readonly blobs: BlobStore
   readonly log: FastifyBaseLogger
+  /** The wire's words (CLOUDPLANE_NAMING), in which seed files are written. */
+  readonly vocabulary: Vocabulary
   runDueJobs(): Promise<unknown>
   /** Brings this process's clock in line with the stored one (after a write to it). */
   syncClock(): Promise<void>

@@ -49,6 +49,7 @@ export function controlContextOf(app: FastifyInstance): ControlContext {
     db: app.db,
     clock: app.clock,
     blobs: app.blobs,
+    vocabulary: app.vocabulary,
     log: app.log,
     runDueJobs: () => app.jobs.runAllDueJobs(),
     syncClock: () => clockSyncOf(app).sync(),

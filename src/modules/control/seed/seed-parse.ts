@@ -1,6 +1,8 @@
 import type { Validator } from 'typebox/compile'
 import { ApiError, type ErrorItem } from '../../../common/errors.ts'
 import { lazyModule } from '../../../startup/lazy-module.ts'
+import type { Vocabulary } from '../../../vocabulary/vocabulary.ts'
+import { fromWire, type Plan, planOf } from '../../../vocabulary/wire-plan.ts'
 import { type SeedFile, SeedFileSchema } from './seed.schema.ts'
 
 // YAML and the compiled schema are for seeding only: built by the first seed, not at start-up.
@@ -21,11 +23,15 @@ export function seedPath(pointer: string): string {
     )
 }
 
+let plan: Plan | undefined
+
 /**
  * A seed file's text (JSON, or YAML, of which JSON is a subset) checked against the schema. Every
- * problem is reported at once, each naming its place in the file.
+ * problem is reported at once, each naming its place in the file. It is written in the wire's
+ * words, as a client would send its bodies (`linode/debian12`, `linodes:read_only`, grant key
+ * `linode` under the real naming), and checked in the domain's.
  */
-export function parseSeed(text: string): SeedFile {
+export function parseSeed(text: string, vocabulary: Vocabulary): SeedFile {
   let value: unknown
   try {
     value = loadYaml().parse(text)
@@ -35,6 +41,7 @@ export function parseSeed(text: string): SeedFile {
     ])
   }
   if (value === null || value === undefined) value = {}
+  if (!vocabulary.identity) value = fromWire(vocabulary, (plan ??= planOf(SeedFileSchema) as Plan), value)
   if (validator().Check(value)) return value as SeedFile
   const errors: ErrorItem[] = []
   const seen = new Set<string>()

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox'
 import { TagsSchema } from '../../../common/schemas.ts'
+import { term, termKeys } from '../../../vocabulary/terms.ts'
 import { CreateInstanceBodySchema } from '../../compute/instances/instances.schemas.ts'
 import { InterfaceInputSchema } from '../../compute/interfaces/interfaces.schemas.ts'
 import { GlobalGrantsSchema } from '../../grants/grants.schemas.ts'
@@ -25,7 +26,9 @@ export const SeedTokenSchema = Type.Object(
   {
     token: Type.String({ pattern: '^[0-9a-fA-F]{64}$', description: 'the token itself: 64 hex characters' }),
     label: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-    scopes: Type.Optional(Type.String({ description: 'e.g. "*" or "vpc:read_write events:read_only" [*]' })),
+    scopes: Type.Optional(
+      Type.String({ description: 'e.g. "*" or "vpc:read_write events:read_only" [*]', ...term('scopes') }),
+    ),
     expiry: Type.Optional(Type.String({ description: 'when it stops working, by the virtual clock' })),
   },
   { additionalProperties: false },
@@ -39,12 +42,12 @@ export const SeedUserSchema = Type.Object(
     grants: Type.Optional(
       Type.Object(
         {
-          global: Type.Optional(Type.Partial(GlobalGrantsSchema)),
+          global: Type.Optional(Type.Partial(GlobalGrantsSchema, termKeys('globalGrants'))),
           vpc: Type.Optional(Type.Array(LabelGrant)),
           compute: Type.Optional(Type.Array(LabelGrant)),
           image: Type.Optional(Type.Array(LabelGrant)),
         },
-        { additionalProperties: false },
+        { additionalProperties: false, ...termKeys('grants') },
       ),
     ),
     tokens: Type.Optional(Type.Array(SeedTokenSchema)),

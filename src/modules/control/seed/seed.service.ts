@@ -69,7 +69,7 @@ export interface SeedResult {
 
 /** Loads a seed file's text: all of it in one transaction, or nothing (400 naming each place). */
 export async function applySeedText(ctx: ControlContext, text: string): Promise<SeedResult> {
-  return applySeed(ctx, parseSeed(text))
+  return applySeed(ctx, parseSeed(text, ctx.vocabulary))
 }
 
 export async function applySeed(ctx: ControlContext, seed: SeedFile): Promise<SeedResult> {
@@ -83,7 +83,9 @@ export async function applySeed(ctx: ControlContext, seed: SeedFile): Promise<Se
   const accounts = await inTransaction(ctx.db, async (trx) => {
     const done: SeedResult['accounts'] = []
     for (const [i, account] of (seed.accounts ?? []).entries()) {
-      done.push(await seedAccount(trx, clock, account, `accounts[${i}]`))
+      done.push(
+        await seedAccount(trx, clock, account, `accounts[${i}]`, ctx.vocabulary.defaultInstanceLabelPrefix),
+      )
     }
     if (atMs !== undefined) await writeStoredClock(trx, { offsetMs: atMs - Date.now() })
     return done
@@ -94,7 +96,14 @@ export async function applySeed(ctx: ControlContext, seed: SeedFile): Promise<Se
   return { accounts, ...(atMs !== undefined && { clock: formatTimestamp(ctx.clock.now()) }) }
 }
 
-async function seedAccount(db: Db, clock: Clock, seed: SeedAccount, path: string) {
+async function seedAccount(
+  db: Db,
+  clock: Clock,
+  seed: SeedAccount,
+  path: string,
+  /** What an instance without a label is named after, as the API names one (`<prefix><id>`). */
+  labelPrefix: string,
+) {
   const [owner, ...others] = seed.users
   if (owner === undefined) throw badRequest('must name at least one user', `${path}.users`)
   if (owner.restricted === true)
@@ -170,6 +179,7 @@ async function seedAccount(db: Db, clock: Clock, seed: SeedAccount, path: string
         ctx,
         { ...body, ...(inputs !== undefined && { interfaces: inputs }) },
         { find: findDeployableImage },
+        labelPrefix,
       ),
     )
     labels.compute.set(created.label, created.id)
