@@ -24,6 +24,8 @@ export function seedPath(pointer: string): string {
 }
 
 let plan: Plan | undefined
+/** What the naming translates in a seed file (its image ids, scopes and grant keys). */
+const wirePlan = (): Plan => (plan ??= planOf(SeedFileSchema) as Plan)
 
 /**
  * A seed file's text (JSON, or YAML, of which JSON is a subset) checked against the schema. Every
@@ -41,7 +43,7 @@ export function parseSeed(text: string, vocabulary: Vocabulary): SeedFile {
     ])
   }
   if (value === null || value === undefined) value = {}
-  if (!vocabulary.identity) value = fromWire(vocabulary, (plan ??= planOf(SeedFileSchema) as Plan), value)
+  if (!vocabulary.identity) value = fromWire(vocabulary, wirePlan(), value)
   if (validator().Check(value)) return value as SeedFile
   const errors: ErrorItem[] = []
   const seen = new Set<string>()
