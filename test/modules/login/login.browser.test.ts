@@ -30,33 +30,41 @@ describe('login service in chromium', () => {
   let client: CreatedClient
   const consoleErrors: string[] = []
 
-  before(async () => {
-    api = await buildTestApp()
-    await api.app.listen({ host: '127.0.0.1', port: 0 })
-    base = `http://127.0.0.1:${(api.app.server.address() as AddressInfo).port}`
-    owner = await createAccount(api, 'ada-lovelace')
-    await givePassword(api, owner)
-    tfa = await enableTwoFactor(api, owner)
-    client = await createOAuthClient(api, owner, { public: true, label: 'Dashboard Pro' })
-    browser = await launchChromium()
-    context = browser.context
-    // The app's callback is answered here: no network leaves the machine.
-    await context.route(
-      (url) => url.hostname === 'app.example.com',
-      (route) =>
-        route.fulfill({
-          status: 200,
-          contentType: 'text/html',
-          body: '<!doctype html><title>callback</title>',
-        }),
-    )
-    context.on('page', (page) => watch(page))
-  })
+  // Hooks have no timeout of their own: a browser that wedges must fail the file, not hold the
+  // whole run (one CI run waited here for over ten minutes, the browser idle, the tests unfinished).
+  before(
+    async () => {
+      api = await buildTestApp()
+      await api.app.listen({ host: '127.0.0.1', port: 0 })
+      base = `http://127.0.0.1:${(api.app.server.address() as AddressInfo).port}`
+      owner = await createAccount(api, 'ada-lovelace')
+      await givePassword(api, owner)
+      tfa = await enableTwoFactor(api, owner)
+      client = await createOAuthClient(api, owner, { public: true, label: 'Dashboard Pro' })
+      browser = await launchChromium()
+      context = browser.context
+      // The app's callback is answered here: no network leaves the machine.
+      await context.route(
+        (url) => url.hostname === 'app.example.com',
+        (route) =>
+          route.fulfill({
+            status: 200,
+            contentType: 'text/html',
+            body: '<!doctype html><title>callback</title>',
+          }),
+      )
+      context.on('page', (page) => watch(page))
+    },
+    { timeout: 240_000 },
+  )
 
-  after(async () => {
-    await browser?.close()
-    await api?.close()
-  })
+  after(
+    async () => {
+      await browser?.close()
+      await api?.close()
+    },
+    { timeout: 60_000 },
+  )
 
   function watch(page: Page) {
     page.on('console', (message) => {
