@@ -57,7 +57,9 @@ export interface ServerProcess {
  */
 export async function startServerProcess(
   env: Record<string, string>,
-  timeoutMs = 30_000,
+  // A deadline, not a measure: on a loaded two-core runner a start (migrating a new PostgreSQL
+  // schema) once took longer than 30 s.
+  timeoutMs = 120_000,
   entry = CLI,
 ): Promise<ServerProcess> {
   const port = await freePort()
